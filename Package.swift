@@ -1,0 +1,47 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Our own targets build in Swift 6 language mode (the tools-version default) with every warning an error.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "kiosk",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "KioskKit", targets: ["KioskKit"]),
+        .executable(name: "kiosk", targets: ["kiosk"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Layer 1: C libraries, reached only through the wrappers above them.
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1",
+                       providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+
+        // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
+        .target(name: "Geometry", swiftSettings: strict),
+        .target(name: "Graphics", dependencies: ["Geometry", "CPixman", "CPangoCairo"], swiftSettings: strict),
+
+        // Layer 4: the UIKit-style window model, pure Swift on the main actor.
+        .target(name: "KioskKit", dependencies: [
+            "Geometry",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
+        // Layer 6: the executable.
+        .executableTarget(name: "kiosk", dependencies: [
+            "KioskKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics"],
+                    resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "KioskKitTests", dependencies: ["KioskKit"], swiftSettings: strict),
+    ]
+)
