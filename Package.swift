@@ -28,7 +28,7 @@ let package = Package(
 
         // Layer 4: the UIKit-style window model, pure Swift on the main actor.
         .target(name: "KioskKit", dependencies: [
-            "Geometry",
+            "Graphics",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 

@@ -1,0 +1,290 @@
+import Foundation
+import Logging
+
+/// The running app (as `UIApplication`): its screens, its windows back to front, the key window, and the
+/// routing of events to windows.
+///
+/// `Application.shared` is the one instance; tests replace it with one that posts to a private
+/// `NotificationCenter`.
+@MainActor
+public final class Application: Responder {
+    public static var shared = Application()
+
+    /// Where screen and window notifications are posted.
+    public let notificationCenter: NotificationCenter
+
+    public init(notificationCenter: NotificationCenter = .default) {
+        self.notificationCenter = notificationCenter
+        placeholderScreen = Screen(name: "", backend: nil, registered: false)
+        super.init()
+    }
+
+    /// The end of the responder chain.
+    override public var next: Responder? { nil }
+
+    /// Told about every change that needs a repaint; set by the compositor.
+    weak var changeObserver: (any WindowChangeObserver)?
+
+    // MARK: Screens
+
+    private var registeredScreens: [Screen] = []
+    private let placeholderScreen: Screen
+    private var lastMainScreen: Screen?
+
+    /// The connector name of the screen that should be main whenever it is connected (the config's `primary`).
+    public var preferredMainScreenName: String? {
+        didSet { updateMainScreen() }
+    }
+
+    /// The connected screens, main first, then in registration order.
+    public var screens: [Screen] {
+        let connected = registeredScreens.filter(\.isConnected)
+        let main = mainScreen
+        return connected.filter { $0 === main } + connected.filter { $0 !== main }
+    }
+
+    var mainScreen: Screen {
+        let connected = registeredScreens.filter(\.isConnected)
+        let preferred = preferredMainScreenName.flatMap { name in registeredScreens.first { $0.name == name } }
+        if let preferred, preferred.isConnected { return preferred }
+        if let first = connected.first { return first }
+        // Nothing connected: the configured primary, else the last main screen, so windows made now
+        // appear when that display comes back.
+        return preferred ?? lastMainScreen ?? placeholderScreen
+    }
+
+    func isPlaceholder(_ screen: Screen) -> Bool { screen === placeholderScreen }
+
+    /// Backends' screens join in the order they are made (for DRM: the kernel's connector order).
+    func register(_ screen: Screen) {
+        if !registeredScreens.contains(where: { $0 === screen }) { registeredScreens.append(screen) }
+    }
+
+    private func updateMainScreen() {
+        let main = mainScreen
+        if main !== placeholderScreen, main.isConnected { lastMainScreen = main }
+    }
+
+    func screenDidConnect(_ screen: Screen) {
+        register(screen)
+        updateMainScreen()
+        // Windows made before any display existed were put on the placeholder: they belong to the first
+        // real main screen (app code that makes its window on `Screen.main` at launch must just work).
+        if mainScreen === screen {
+            for window in liveWindows where window.screen === placeholderScreen {
+                window.adopt(screen: screen)
+            }
+        }
+        resizeWindows(on: screen)
+        changeObserver?.screenDidChange(screen)
+        notificationCenter.post(name: Screen.didConnectNotification, object: screen)
+    }
+
+    func screenDidDisconnect(_ screen: Screen) {
+        cancelTouches(reason: "screen \(screen.name) disconnected") { $0.screen === screen || $0.window?.screen === screen }
+        updateMainScreen()
+        changeObserver?.screenDidChange(screen)
+        notificationCenter.post(name: Screen.didDisconnectNotification, object: screen)
+    }
+
+    func screenGeometryDidChange(_ screen: Screen) {
+        resizeWindows(on: screen)
+        changeObserver?.screenDidChange(screen)
+        notificationCenter.post(name: Screen.modeDidChangeNotification, object: screen)
+    }
+
+    private func resizeWindows(on screen: Screen) {
+        for window in liveWindows where window.screen === screen && window.fillsScreen {
+            window.adoptScreenBounds()
+        }
+    }
+
+    // MARK: Windows
+
+    private struct WeakWindow {
+        weak var window: Window?
+    }
+
+    private var windowRefs: [WeakWindow] = []
+    /// Visible windows are kept alive by the application, as UIKit does; hidden ones only by their owners.
+    private var shownWindows: [ObjectIdentifier: Window] = [:]
+    private var orderCounter: UInt64 = 0
+
+    /// The key window: it receives events without a position. At most one at a time.
+    public private(set) weak var keyWindow: Window?
+
+    /// Every window that exists, visible or hidden, back to front: by level, then in the order shown.
+    public var windows: [Window] {
+        liveWindows.sorted { ($0.windowLevel, $0.showOrder) < ($1.windowLevel, $1.showOrder) }
+    }
+
+    /// The visible windows on `screen`, back to front.
+    public func visibleWindows(on screen: Screen) -> [Window] {
+        windows.filter { !$0.isHidden && $0.screen === screen }
+    }
+
+    private var liveWindows: [Window] {
+        windowRefs.removeAll { $0.window == nil }
+        return windowRefs.compactMap(\.window)
+    }
+
+    func register(_ window: Window) {
+        orderCounter += 1
+        window.showOrder = orderCounter
+        windowRefs.append(WeakWindow(window: window))
+    }
+
+    func bringToFront(_ window: Window) {
+        orderCounter += 1
+        window.showOrder = orderCounter
+        window.subtreeDidChange(window)
+    }
+
+    func windowDidShow(_ window: Window) {
+        shownWindows[ObjectIdentifier(window)] = window
+        bringToFront(window)
+        notificationCenter.post(name: Window.didBecomeVisibleNotification, object: window)
+    }
+
+    func windowDidHide(_ window: Window) {
+        // Keep the window alive until its notifications are out, even if nobody else holds it.
+        withExtendedLifetime(window) {
+            shownWindows[ObjectIdentifier(window)] = nil
+            cancelTouches(reason: "window \(window.displayName) hidden") { $0.window === window }
+            window.subtreeWillLeave(window)
+            if keyWindow === window {
+                resignKey(window)
+                // The key status goes back to the window that had it before, if it is still visible,
+                // else to the frontmost visible window (observed with UIKit's action sheets, reference 002).
+                let previous = window.previousKeyWindow.flatMap { $0.isHidden ? nil : $0 }
+                if let next = previous ?? windows.last(where: { !$0.isHidden }) {
+                    becomeKey(next, after: window)
+                }
+            }
+            notificationCenter.post(name: Window.didBecomeHiddenNotification, object: window)
+        }
+    }
+
+    func windowWillMove(_ window: Window) {
+        cancelTouches(reason: "window \(window.displayName) moved to another screen") { $0.window === window }
+    }
+
+    func makeKey(_ window: Window) {
+        guard keyWindow !== window else { return }
+        let old = keyWindow
+        if let old { resignKey(old) }
+        becomeKey(window, after: old)
+    }
+
+    private func resignKey(_ window: Window) {
+        keyWindow = nil
+        window.resignKey()
+        notificationCenter.post(name: Window.didResignKeyNotification, object: window)
+    }
+
+    private func becomeKey(_ window: Window, after previous: Window?) {
+        window.previousKeyWindow = previous
+        keyWindow = window
+        window.becomeKey()
+        notificationCenter.post(name: Window.didBecomeKeyNotification, object: window)
+    }
+
+    // MARK: Events
+
+    /// Touches that are down and were delivered to a window, until they end or are cancelled.
+    private var activeTouches: [Touch] = []
+    private var lastTap: (screen: Screen, location: Point, timestamp: TimeInterval, count: Int)?
+    /// Called after each touch is delivered to a view (for `--trace`).
+    public var touchDeliveryObserver: ((Touch) -> Void)?
+
+    /// Taps closer than this in time (seconds) and space (points) count as one multi-tap, as UIKit's defaults.
+    static let multiTapInterval: TimeInterval = 0.35
+    static let multiTapDistance: Double = 25
+
+    /// Routes an event (as `UIApplication.sendEvent`): a new touch goes to the frontmost visible window on
+    /// its screen whose bounds contain it, then down that window's views by hit testing, and stays with
+    /// that view; events without a position go to the key window, or are dropped with a log line.
+    public func sendEvent(_ event: Event) {
+        guard event.hasPosition else {
+            guard let keyWindow else {
+                Log.app.notice("dropped \(event.kind) event: there is no key window")
+                return
+            }
+            keyWindow.sendEvent(event)
+            return
+        }
+        var targets: [Window] = []
+        for touch in event.allTouches.sorted(by: { $0.sequence < $1.sequence }) {
+            if touch.phase == .began, !touch.isRouted {
+                route(touch, event: event)
+            }
+            guard activeTouches.contains(where: { $0 === touch }), let window = touch.window else { continue }
+            if !targets.contains(where: { $0 === window }) { targets.append(window) }
+        }
+        for window in targets { window.sendEvent(event) }
+        for touch in event.allTouches where activeTouches.contains(where: { $0 === touch }) {
+            if touch.view != nil { touchDeliveryObserver?(touch) }
+            if touch.phase == .ended || touch.phase == .cancelled { finish(touch) }
+        }
+    }
+
+    /// The window and view a new touch belongs to: windows front to back on its screen, each only within
+    /// its own bounds (subviews drawing outside never catch touches), then the window's hit test. A window
+    /// whose hit test finds nothing (not interactive) lets the touch through to the windows behind it.
+    public func hitTest(_ point: Point, on screen: Screen, with event: Event? = nil) -> (Window, View)? {
+        guard screen.isConnected else { return nil }
+        for window in visibleWindows(on: screen).reversed() where window.frame.contains(point) {
+            if let view = window.hitTest(window.convert(point, from: nil), with: event) { return (window, view) }
+        }
+        return nil
+    }
+
+    private func route(_ touch: Touch, event: Event) {
+        touch.isRouted = true
+        guard touch.screen.isConnected else {
+            Log.app.debug("dropped touch on disconnected screen \(touch.screen.name)")
+            return
+        }
+        guard let (window, view) = hitTest(touch.locationOnScreen, on: touch.screen, with: event) else {
+            Log.app.debug("dropped touch at \(touch.locationOnScreen) on \(touch.screen.name): no window there")
+            return
+        }
+        touch.window = window
+        touch.view = view
+        if let lastTap, lastTap.screen === touch.screen,
+           touch.timestamp - lastTap.timestamp <= Self.multiTapInterval,
+           hypot(touch.locationOnScreen.x - lastTap.location.x, touch.locationOnScreen.y - lastTap.location.y) <= Self.multiTapDistance {
+            touch.tapCount = lastTap.count + 1
+        }
+        activeTouches.append(touch)
+    }
+
+    private func finish(_ touch: Touch) {
+        activeTouches.removeAll { $0 === touch }
+        if touch.phase == .ended {
+            lastTap = (touch.screen, touch.locationOnScreen, touch.timestamp, touch.tapCount)
+        }
+    }
+
+    /// Cancels the touches in progress that match (`touchesCancelled` to their views), e.g. because their
+    /// input device went away. Returns how many were cancelled.
+    @discardableResult
+    public func cancelTouches(reason: String, where matches: (Touch) -> Bool) -> Int {
+        let cancelled = activeTouches.filter(matches)
+        guard !cancelled.isEmpty else { return 0 }
+        Log.app.info("cancelled \(cancelled.count) touch(es): \(reason)")
+        for touch in cancelled { touch.cancel() }
+        let timestamp = cancelled.map(\.timestamp).max() ?? 0
+        sendEvent(Event(touches: Set(cancelled), timestamp: timestamp))
+        return cancelled.count
+    }
+}
+
+extension Application {
+    /// Replaces the shared application with a fresh one, for tests and for the runtime's start.
+    @discardableResult
+    public static func reset(notificationCenter: NotificationCenter = .default) -> Application {
+        shared = Application(notificationCenter: notificationCenter)
+        return shared
+    }
+}

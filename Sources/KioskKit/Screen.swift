@@ -1,0 +1,221 @@
+import Foundation
+import Logging
+
+/// One display output: on a board, one DRM/KMS connector (`HDMI-A-1`, `DSI-1`), named as the kernel names it.
+///
+/// Screens are made by a display backend, which keeps one `Screen` object per connector for the life of
+/// the process: a connector that is unplugged and plugged in again is the same object. `Screen.screens`
+/// lists the connected ones, the main screen first.
+@MainActor
+public final class Screen {
+    /// A display mode: size in pixels, refresh rate, pixel aspect ratio (as `UIScreenMode`).
+    public struct Mode: Hashable, Sendable, CustomStringConvertible {
+        public var width: Int
+        public var height: Int
+        /// Vertical refresh in Hz, exact (`59.94` for NTSC-style modes, not `60`).
+        public var refreshRate: Double
+        /// Width of a pixel divided by its height; 1 for square pixels.
+        public var pixelAspectRatio: Double
+        public var isInterlaced: Bool
+
+        public init(width: Int, height: Int, refreshRate: Double, pixelAspectRatio: Double = 1, isInterlaced: Bool = false) {
+            self.width = width
+            self.height = height
+            self.refreshRate = refreshRate
+            self.pixelAspectRatio = pixelAspectRatio
+            self.isInterlaced = isInterlaced
+        }
+
+        /// The size in pixels.
+        public var size: Size { Size(width: Double(width), height: Double(height)) }
+
+        /// `1920x1080@60.000`, the config file's spelling with three decimals (`i` appended when interlaced).
+        public var description: String {
+            "\(width)x\(height)@\(String(format: "%.3f", refreshRate))\(isInterlaced ? "i" : "")"
+        }
+    }
+
+    /// The connector name, e.g. `HDMI-A-1`.
+    public let name: String
+    public private(set) var isConnected = false
+    /// The modes the display offers, as the backend read them (for DRM: from the EDID, in the kernel's order).
+    public private(set) var availableModes: [Mode] = []
+    /// The display's preferred (native) mode, when it names one.
+    public private(set) var preferredMode: Mode?
+    private var storedCurrentMode: Mode?
+    /// Physical size of the visible area in millimetres, when the display reports it.
+    public private(set) var physicalSize: Size?
+    /// How the content is turned on the panel; `bounds` is the logical size after the turn.
+    public var rotation: Rotation = .normal {
+        didSet {
+            guard rotation != oldValue else { return }
+            Log.screen.info("rotation changed", metadata: ["screen": "\(name)", "rotation": "\(rotation)"])
+            geometryDidChange()
+        }
+    }
+    /// Applies modes for real; nil for screens that only exist in the model (the placeholder, tests).
+    public private(set) weak var backend: (any DisplayBackend)?
+
+    /// A screen for `name` driven by `backend`. It is not connected until `connect(...)`.
+    public init(name: String, backend: (any DisplayBackend)?) {
+        self.name = name
+        self.backend = backend
+        Application.shared.register(self)
+    }
+
+    /// The application's placeholder screen, which is not one of its screens.
+    init(name: String, backend: (any DisplayBackend)?, registered: Bool) {
+        self.name = name
+        self.backend = backend
+        if registered { Application.shared.register(self) }
+    }
+
+    // MARK: Queries
+
+    /// The connected screens, the main screen first, then the others in the order their backends
+    /// registered them (for DRM: the kernel's connector order).
+    public static var screens: [Screen] { Application.shared.screens }
+
+    /// The main screen: the configured primary when it is connected, else the first connected screen.
+    /// With nothing connected it is the last main screen, or a placeholder screen (no modes, zero bounds) when
+    /// no display was ever seen: windows made on it move to the first display that connects.
+    public static var main: Screen { Application.shared.mainScreen }
+
+    /// The mode shown now; nil while disconnected or turned off.
+    ///
+    /// Setting it to one of `availableModes` applies the mode through the backend and posts
+    /// `modeDidChangeNotification`; any other value is refused with an error log naming the modes that
+    /// are offered, and the mode stays as it was. `setCurrentMode(_:)` is the throwing form.
+    public var currentMode: Mode? {
+        get { storedCurrentMode }
+        set {
+            guard let newValue else {
+                Log.screen.error("\(name): currentMode cannot be set to nil; use the config's mode = \"off\" to turn a connector off")
+                return
+            }
+            do { try setCurrentMode(newValue) } catch {
+                Log.screen.error("\(error)")
+            }
+        }
+    }
+
+    /// Applies `mode`, which must be one of `availableModes`.
+    public func setCurrentMode(_ mode: Mode) throws(ScreenError) {
+        guard isConnected else { throw .notConnected(screen: name) }
+        guard availableModes.contains(mode) else {
+            throw .modeNotAvailable(screen: name, requested: mode, available: availableModes)
+        }
+        guard mode != storedCurrentMode else { return }
+        if let backend {
+            do { try backend.apply(mode, to: self) } catch {
+                throw .backendFailed(screen: name, mode: mode, reason: "\(error)")
+            }
+        }
+        storedCurrentMode = mode
+        Log.screen.info("mode changed", metadata: ["screen": "\(name)", "mode": "\(mode)"])
+        geometryDidChange()
+    }
+
+    /// The screen's rectangle in points: the current mode's pixel size turned by `rotation` (one point is
+    /// one pixel on these displays). Zero while disconnected or without a mode.
+    public var bounds: Rect {
+        guard let mode = storedCurrentMode else { return .zero }
+        return Rect(size: rotation.logicalSize(forPhysical: mode.size))
+    }
+
+    /// Whether this is the stand-in main screen used before any display appeared.
+    public var isPlaceholder: Bool { Application.shared.isPlaceholder(self) }
+
+    // MARK: Driven by backends
+
+    /// The display behind this screen appeared (or was there at start): records what it offers and the
+    /// mode the backend lit, joins `Screen.screens` and posts `didConnectNotification`.
+    public func connect(modes: [Mode], preferredMode: Mode?, currentMode: Mode?, physicalSize: Size? = nil) {
+        availableModes = modes
+        self.preferredMode = preferredMode
+        storedCurrentMode = currentMode
+        self.physicalSize = physicalSize
+        guard !isConnected else {
+            geometryDidChange()
+            return
+        }
+        isConnected = true
+        Log.screen.info("connected", metadata: ["screen": "\(name)", "mode": "\(currentMode.map { "\($0)" } ?? "off")"])
+        Application.shared.screenDidConnect(self)
+    }
+
+    /// The display went away: leaves `Screen.screens`, cancels touches on it and posts
+    /// `didDisconnectNotification`. Its windows keep their views and come back with it.
+    public func disconnect() {
+        guard isConnected else { return }
+        isConnected = false
+        storedCurrentMode = nil
+        Log.screen.info("disconnected", metadata: ["screen": "\(name)"])
+        Application.shared.screenDidDisconnect(self)
+    }
+
+    /// The backend found a new mode list (a new EDID) or lit another mode by itself (a re-modeset after
+    /// hotplug). Posts `modeDidChangeNotification` when the current mode changed.
+    public func update(modes: [Mode], preferredMode: Mode?, currentMode: Mode?) {
+        availableModes = modes
+        self.preferredMode = preferredMode
+        guard currentMode != storedCurrentMode else { return }
+        storedCurrentMode = currentMode
+        Log.screen.info("mode changed", metadata: ["screen": "\(name)", "mode": "\(currentMode.map { "\($0)" } ?? "off")"])
+        geometryDidChange()
+    }
+
+    private func geometryDidChange() {
+        guard isConnected else { return }
+        Application.shared.screenGeometryDidChange(self)
+    }
+}
+
+extension Screen {
+    /// Posted after a screen connects; `object` is the screen.
+    nonisolated public static let didConnectNotification = Notification.Name("KioskScreenDidConnectNotification")
+    /// Posted after a screen disconnects; `object` is the screen.
+    nonisolated public static let didDisconnectNotification = Notification.Name("KioskScreenDidDisconnectNotification")
+    /// Posted after a connected screen's mode or rotation changed, so its bounds may differ; `object` is the screen.
+    nonisolated public static let modeDidChangeNotification = Notification.Name("KioskScreenModeDidChangeNotification")
+}
+
+extension Screen: CustomStringConvertible {
+    nonisolated public var description: String {
+        "Screen(\(name.isEmpty ? "placeholder" : name))"
+    }
+}
+
+/// What can go wrong when a screen's mode is set by code.
+public struct ScreenError: Error, CustomStringConvertible, Equatable {
+    private enum Code: Equatable {
+        case modeNotAvailable(requested: Screen.Mode, available: [Screen.Mode])
+        case notConnected
+        case backendFailed(mode: Screen.Mode, reason: String)
+    }
+
+    private let code: Code
+    public let screen: String
+
+    public static func modeNotAvailable(screen: String, requested: Screen.Mode, available: [Screen.Mode]) -> ScreenError {
+        ScreenError(code: .modeNotAvailable(requested: requested, available: available), screen: screen)
+    }
+
+    public static func notConnected(screen: String) -> ScreenError { ScreenError(code: .notConnected, screen: screen) }
+
+    public static func backendFailed(screen: String, mode: Screen.Mode, reason: String) -> ScreenError {
+        ScreenError(code: .backendFailed(mode: mode, reason: reason), screen: screen)
+    }
+
+    public var description: String {
+        switch code {
+        case let .modeNotAvailable(requested, available):
+            let offered = available.isEmpty ? "none" : available.map(\.description).joined(separator: ", ")
+            return "\(screen): mode \(requested) is not offered by this display; it offers: \(offered)"
+        case .notConnected:
+            return "\(screen): cannot set a mode, the screen is not connected"
+        case let .backendFailed(mode, reason):
+            return "\(screen): applying mode \(mode) failed: \(reason)"
+        }
+    }
+}

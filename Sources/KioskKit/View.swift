@@ -1,0 +1,341 @@
+import Foundation
+
+/// A rectangle of content and the events in it (as `UIView`). Views form a tree under a window; a view
+/// whose `window` is nil is not visible.
+///
+/// Geometry follows UIKit without transforms: `frame` is derived from `center` and `bounds.size`, and a
+/// bounds origin other than zero shifts the subviews (scrolling).
+@MainActor
+open class View: Responder {
+    // MARK: Geometry
+
+    /// Position and size in the superview's coordinates (for a window: in screen coordinates).
+    open var frame: Rect {
+        get {
+            Rect(x: center.x - bounds.width / 2, y: center.y - bounds.height / 2, width: bounds.width, height: bounds.height)
+        }
+        set {
+            let rect = newValue.standardized
+            center = rect.center
+            bounds.size = rect.size
+        }
+    }
+
+    /// The view's own coordinate system: origin (usually zero) and size.
+    open var bounds: Rect = .zero {
+        didSet {
+            guard bounds != oldValue else { return }
+            if bounds.size != oldValue.size {
+                setNeedsLayout()
+                setNeedsDisplay()
+                resizeSubviews(from: oldValue.size)
+            }
+            subtreeDidChange()
+        }
+    }
+
+    /// The centre of `frame`, in the superview's coordinates.
+    open var center: Point = .zero {
+        didSet {
+            guard center != oldValue else { return }
+            subtreeDidChange()
+        }
+    }
+
+    /// How the view follows its superview's size changes (as `UIView.AutoresizingMask`).
+    public var autoresizingMask: AutoresizingMask = []
+
+    // MARK: Tree
+
+    public private(set) weak var superview: View?
+    public private(set) var subviews: [View] = []
+    /// The view controller whose root view this is.
+    weak var owningViewController: ViewController?
+
+    /// The window containing this view at any depth, or nil: such a view is not visible.
+    open var window: Window? {
+        var view: View? = self
+        while let current = view {
+            if let window = current as? Window { return window }
+            view = current.superview
+        }
+        return nil
+    }
+
+    // MARK: Appearance
+
+    /// When true the view and its subviews are not drawn and receive no touches.
+    open var isHidden = false {
+        didSet { if isHidden != oldValue { subtreeDidChange() } }
+    }
+
+    /// Opacity of the view and its subviews, 0...1.
+    open var alpha: Double = 1 {
+        didSet {
+            let clamped = min(max(alpha, 0), 1)
+            if clamped != alpha { alpha = clamped; return }
+            if alpha != oldValue { subtreeDidChange() }
+        }
+    }
+
+    /// Fills the bounds before `draw(_:)`; nil draws nothing.
+    open var backgroundColor: Color? {
+        didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
+    }
+
+    /// A promise that the view fills every pixel of its bounds with opaque colour, so the compositor may
+    /// skip what lies beneath. Opaqueness is declared, never found by scanning pixels.
+    open var isOpaque = false {
+        didSet { if isOpaque != oldValue { subtreeDidChange() } }
+    }
+
+    /// When true, subviews are cut to this view's bounds.
+    open var clipsToBounds = false {
+        didSet { if clipsToBounds != oldValue { subtreeDidChange() } }
+    }
+
+    /// When false, touches pass through the view and its subviews as if they were not there.
+    open var isUserInteractionEnabled = true
+
+    /// A name for logs and traces (`"buy-button"`); the type name is used when it is nil.
+    open var identifier: String?
+
+    /// `identifier`, else the type name: what logs and traces print for this view.
+    public var displayName: String { identifier ?? String(describing: type(of: self)) }
+
+    // MARK: Layout and display state
+
+    public private(set) var needsLayout = false
+    /// The area waiting for `draw(_:)`, in bounds coordinates; empty when the content cache is current.
+    public private(set) var dirtyRect: Rect = .null
+
+    public init(frame: Rect = .zero) {
+        let rect = frame.standardized
+        bounds = Rect(size: rect.size)
+        center = rect.center
+        super.init()
+        needsLayout = true
+        dirtyRect = bounds
+    }
+
+    /// For windows, which start hidden (setting `isHidden` in their initializer would post notifications).
+    init(frame: Rect, hidden: Bool) {
+        let rect = frame.standardized
+        bounds = Rect(size: rect.size)
+        center = rect.center
+        isHidden = hidden
+        super.init()
+        needsLayout = true
+        dirtyRect = bounds
+    }
+
+    override open var next: Responder? {
+        if let owningViewController { return owningViewController }
+        return superview
+    }
+
+    override var firstResponderWindow: Window? { window }
+
+    // MARK: Managing subviews
+
+    /// Adds `view` on top of the other subviews (removing it from its old superview first).
+    public func addSubview(_ view: View) {
+        insertSubview(view, at: subviews.count)
+    }
+
+    /// Inserts `view` at `index` (0 is the back); an index past the end puts it on top.
+    public func insertSubview(_ view: View, at index: Int) {
+        precondition(view !== self, "View.insertSubview: a view cannot be its own subview")
+        precondition(!isDescendant(of: view), "View.insertSubview: adding an ancestor as a subview would make a cycle")
+        let oldWindow = view.window
+        if view.superview === self, let current = subviews.firstIndex(where: { $0 === view }) {
+            subviews.remove(at: current)
+        } else {
+            if view.superview != nil { oldWindow?.subtreeWillLeave(view) }
+            view.detachFromSuperview()
+        }
+        subviews.insert(view, at: min(max(index, 0), subviews.count))
+        view.superview = self
+        view.windowMayHaveChanged(from: oldWindow)
+        view.subtreeDidChange()
+    }
+
+    public func insertSubview(_ view: View, aboveSubview sibling: View) {
+        guard let index = subviews.firstIndex(where: { $0 === sibling }) else { return addSubview(view) }
+        insertSubview(view, at: view.superview === self && (subviews.firstIndex { $0 === view } ?? 0) < index ? index : index + 1)
+    }
+
+    public func insertSubview(_ view: View, belowSubview sibling: View) {
+        guard let index = subviews.firstIndex(where: { $0 === sibling }) else { return insertSubview(view, at: 0) }
+        insertSubview(view, at: view.superview === self && (subviews.firstIndex { $0 === view } ?? 0) < index ? index - 1 : index)
+    }
+
+    /// Detaches the view from its superview and window.
+    public func removeFromSuperview() {
+        guard superview != nil else { return }
+        let oldWindow = window
+        // Damage where the subtree was painted while it still has a window to say so to.
+        oldWindow?.subtreeWillLeave(self)
+        detachFromSuperview()
+        windowMayHaveChanged(from: oldWindow)
+    }
+
+    public func bringSubviewToFront(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: subviews.count)
+    }
+
+    public func sendSubviewToBack(_ view: View) {
+        guard view.superview === self else { return }
+        insertSubview(view, at: 0)
+    }
+
+    public func isDescendant(of view: View) -> Bool {
+        var current: View? = self
+        while let candidate = current {
+            if candidate === view { return true }
+            current = candidate.superview
+        }
+        return false
+    }
+
+    private func detachFromSuperview() {
+        guard let superview else { return }
+        superview.subviews.removeAll { $0 === self }
+        self.superview = nil
+    }
+
+    private func windowMayHaveChanged(from oldWindow: Window?) {
+        let newWindow = window
+        guard newWindow !== oldWindow else { return }
+        if let oldWindow, let responder = oldWindow.firstResponder as? View, responder.isDescendant(of: self) {
+            oldWindow.firstResponder = nil
+        }
+        didMoveToWindow()
+        for subview in subviews { subview.windowMayHaveChangedFromAncestor() }
+    }
+
+    private func windowMayHaveChangedFromAncestor() {
+        didMoveToWindow()
+        for subview in subviews { subview.windowMayHaveChangedFromAncestor() }
+    }
+
+    /// Called after the view joined or left a window; `window` tells which.
+    open func didMoveToWindow() {}
+
+    // MARK: Layout
+
+    /// Asks for `layoutSubviews` before the next frame.
+    public func setNeedsLayout() {
+        needsLayout = true
+        window?.requestFrame()
+    }
+
+    /// Runs `layoutSubviews` now if a layout is pending, then the same for the subviews.
+    public func layoutIfNeeded() {
+        if needsLayout {
+            needsLayout = false
+            layoutSubviews()
+        }
+        for subview in subviews { subview.layoutIfNeeded() }
+    }
+
+    /// Override to place subviews; the default does nothing (autoresizing already ran).
+    open func layoutSubviews() {}
+
+    private func resizeSubviews(from oldSize: Size) {
+        for subview in subviews where !subview.autoresizingMask.isEmpty {
+            subview.frame = subview.autoresizingMask.resize(subview.frame, from: oldSize, to: bounds.size)
+        }
+    }
+
+    // MARK: Drawing
+
+    /// Marks the whole view for redrawing: `draw(_:)` runs before the next frame.
+    public func setNeedsDisplay() {
+        setNeedsDisplay(bounds)
+    }
+
+    /// Marks `rect` (bounds coordinates) for redrawing.
+    public func setNeedsDisplay(_ rect: Rect) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        dirtyRect = dirtyRect.union(area)
+        window?.contentDidChange(in: self, rect: area)
+    }
+
+    /// Draws the view's content into the current drawing context, which is clipped to `rect`. Runs only
+    /// after `setNeedsDisplay`; the result is cached. The default draws nothing (the background colour is
+    /// filled before it is called).
+    open func draw(_ rect: Rect) {}
+
+    /// The dirty area is being drawn; returns it and marks the content current.
+    func takeDirtyRect() -> Rect {
+        defer { dirtyRect = .null }
+        return dirtyRect
+    }
+
+    // MARK: Hit testing
+
+    /// The deepest visible, interactive view containing `point` (this view's coordinates), front to back;
+    /// nil when the point is outside, or the view is hidden, non-interactive or nearly transparent (alpha < 0.01).
+    open func hitTest(_ point: Point, with event: Event?) -> View? {
+        guard !isHidden, isUserInteractionEnabled, alpha >= 0.01, self.point(inside: point, with: event) else { return nil }
+        for subview in subviews.reversed() {
+            if let hit = subview.hitTest(subview.convert(point, from: self), with: event) { return hit }
+        }
+        return self
+    }
+
+    /// Whether `point` (this view's coordinates) is inside the bounds.
+    open func point(inside point: Point, with event: Event?) -> Bool {
+        bounds.contains(point)
+    }
+
+    // MARK: Change tracking for the compositor
+
+    /// Position, size, visibility, opacity or stacking of this view (and so of its subviews) changed: the
+    /// compositor damages where the subtree was last painted and where it is now.
+    private func subtreeDidChange() {
+        window?.subtreeDidChange(self)
+    }
+}
+
+/// How a view follows its superview's size changes (as `UIView.AutoresizingMask`).
+public struct AutoresizingMask: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let flexibleLeftMargin = AutoresizingMask(rawValue: 1 << 0)
+    public static let flexibleWidth = AutoresizingMask(rawValue: 1 << 1)
+    public static let flexibleRightMargin = AutoresizingMask(rawValue: 1 << 2)
+    public static let flexibleTopMargin = AutoresizingMask(rawValue: 1 << 3)
+    public static let flexibleHeight = AutoresizingMask(rawValue: 1 << 4)
+    public static let flexibleBottomMargin = AutoresizingMask(rawValue: 1 << 5)
+
+    /// The new frame: the size change is shared out among the flexible parts of each axis, as UIKit does.
+    func resize(_ frame: Rect, from oldSize: Size, to newSize: Size) -> Rect {
+        let (x, width) = Self.share(newSize.width - oldSize.width, origin: frame.minX, length: frame.width, oldTotal: oldSize.width,
+                                    leading: contains(.flexibleLeftMargin), flexible: contains(.flexibleWidth),
+                                    trailing: contains(.flexibleRightMargin))
+        let (y, height) = Self.share(newSize.height - oldSize.height, origin: frame.minY, length: frame.height, oldTotal: oldSize.height,
+                                     leading: contains(.flexibleTopMargin), flexible: contains(.flexibleHeight),
+                                     trailing: contains(.flexibleBottomMargin))
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    private static func share(_ delta: Double, origin: Double, length: Double, oldTotal: Double,
+                              leading: Bool, flexible: Bool, trailing: Bool) -> (Double, Double) {
+        guard delta != 0, leading || flexible || trailing else { return (origin, length) }
+        // Each flexible part takes a share of the change proportional to its old extent, as UIKit does;
+        // when all flexible parts are zero-sized, they split the change equally.
+        let parts = [(leading, origin), (flexible, length), (trailing, oldTotal - origin - length)]
+        let total = parts.filter(\.0).map { max($0.1, 0) }.reduce(0, +)
+        let count = Double(parts.filter(\.0).count)
+        func share(_ part: (Bool, Double)) -> Double {
+            guard part.0 else { return 0 }
+            return total > 0 ? delta * max(part.1, 0) / total : delta / count
+        }
+        return (origin + share(parts[0]), max(length + share(parts[1]), 0))
+    }
+}

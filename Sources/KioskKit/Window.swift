@@ -1,0 +1,268 @@
+import Foundation
+
+/// The root of a view tree shown on a screen, stacked with other windows by level (as `UIWindow`).
+///
+/// Windows start hidden. `makeKeyAndVisible()` shows a window, brings it to the front of its level and
+/// makes it the key window, which receives events without a position (keys). A window of a higher level is
+/// always in front of a lower one; within a level the window shown last is in front.
+@MainActor
+open class Window: View {
+    /// A window's stacking level (as `UIWindow.Level`); any value is allowed, with arithmetic.
+    public struct Level: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+        public var rawValue: Double
+        public init(rawValue: Double) { self.rawValue = rawValue }
+        public init(_ rawValue: Double) { self.rawValue = rawValue }
+
+        public static let normal = Level(0)
+        public static let statusBar = Level(1000)
+        public static let alert = Level(2000)
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+        public static func + (lhs: Level, rhs: Double) -> Level { Level(lhs.rawValue + rhs) }
+        public static func - (lhs: Level, rhs: Double) -> Level { Level(lhs.rawValue - rhs) }
+
+        /// `normal`, `statusBar`, `alert`, or the number (`2001`), for logs and traces.
+        public var description: String {
+            switch self {
+            case .normal: "normal"
+            case .statusBar: "statusBar"
+            case .alert: "alert"
+            default: rawValue.rounded() == rawValue ? String(Int(rawValue)) : String(rawValue)
+            }
+        }
+    }
+
+    private var assignedScreen: Screen
+    /// Whether the window follows its screen's bounds (made with `init(screen:)`): a mode change or a
+    /// rotation resizes it. Setting `frame` stops that.
+    public private(set) var fillsScreen: Bool
+    /// Stacking order within a level: bumped every time the window is shown or brought to the front.
+    var showOrder: UInt64 = 0
+    /// The responder that gets key events first; nil means the window itself.
+    weak var firstResponder: Responder?
+    /// The key window this one took the key status from; it gets it back when this one hides.
+    weak var previousKeyWindow: Window?
+
+    /// A window with the given frame in screen coordinates, on the main screen, hidden.
+    override public init(frame: Rect) {
+        assignedScreen = Screen.main
+        fillsScreen = false
+        super.init(frame: frame, hidden: true)
+        Application.shared.register(self)
+    }
+
+    /// A window covering `screen` and following its size, hidden.
+    public init(screen: Screen) {
+        assignedScreen = screen
+        fillsScreen = true
+        super.init(frame: screen.bounds, hidden: true)
+        Application.shared.register(self)
+    }
+
+    /// A full-screen window on the main screen.
+    public convenience init() {
+        self.init(screen: Screen.main)
+    }
+
+    /// The screen the window is shown on (the main screen by default). Setting it moves the window there;
+    /// touches in progress in the window are cancelled.
+    public var screen: Screen {
+        get { assignedScreen }
+        set {
+            guard newValue !== assignedScreen else { return }
+            Application.shared.windowWillMove(self)
+            subtreeWillLeave(self)
+            assignedScreen = newValue
+            if fillsScreen { adoptScreenBounds() }
+            subtreeDidChange(self)
+        }
+    }
+
+    /// Moves a window off the placeholder screen onto the first real one, without cancelling anything.
+    func adopt(screen: Screen) {
+        assignedScreen = screen
+        if fillsScreen { adoptScreenBounds() }
+        subtreeDidChange(self)
+    }
+
+    override open var frame: Rect {
+        get { super.frame }
+        set {
+            fillsScreen = false
+            super.frame = newValue
+        }
+    }
+
+    func adoptScreenBounds() {
+        let wasFilling = fillsScreen
+        super.frame = assignedScreen.bounds
+        fillsScreen = wasFilling
+    }
+
+    public var windowLevel: Level = .normal {
+        didSet {
+            guard windowLevel != oldValue else { return }
+            subtreeDidChange(self)
+        }
+    }
+
+    override open var isHidden: Bool {
+        didSet {
+            guard isHidden != oldValue else { return }
+            if isHidden { Application.shared.windowDidHide(self) } else { Application.shared.windowDidShow(self) }
+        }
+    }
+
+    override open var window: Window? { self }
+
+    override open var next: Responder? { Application.shared }
+
+    override var firstResponderWindow: Window? { self }
+
+    /// Whether the window is visible on a display now: not hidden and on a connected screen.
+    public var isOnDisplay: Bool { !isHidden && assignedScreen.isConnected }
+
+    // MARK: Key window
+
+    public var isKeyWindow: Bool { Application.shared.keyWindow === self }
+
+    /// Makes this the key window without changing whether it is shown.
+    public func makeKey() {
+        Application.shared.makeKey(self)
+    }
+
+    /// Shows the window in front of the others of its level and makes it the key window.
+    public func makeKeyAndVisible() {
+        if isHidden {
+            isHidden = false
+        } else {
+            Application.shared.bringToFront(self)
+        }
+        makeKey()
+    }
+
+    /// Called when the window became the key window; override to react (call super).
+    open func becomeKey() {}
+
+    /// Called when the window stopped being the key window; override to react (call super).
+    open func resignKey() {}
+
+    // MARK: Root view controller
+
+    /// The controller whose view fills the window; setting it installs that view as the window's root view.
+    public var rootViewController: ViewController? {
+        didSet {
+            guard rootViewController !== oldValue else { return }
+            if let old = oldValue, old.isViewLoaded, old.view.superview === self {
+                old.view.removeFromSuperview()
+            }
+            if let controller = rootViewController {
+                let root = controller.view
+                root.frame = bounds
+                root.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+                insertSubview(root, at: 0)
+            }
+        }
+    }
+
+    // MARK: Events
+
+    /// Delivers an event the application routed here: each touch to the view it belongs to, by phase;
+    /// presses and other events to the first responder, else the window.
+    open func sendEvent(_ event: Event) {
+        switch event.kind {
+        case .touches:
+            let mine = event.allTouches.filter { $0.window === self && $0.view != nil }
+            // Group per view, in a stable order so delivery does not depend on Set iteration.
+            var views: [View] = []
+            for touch in mine.sorted(by: { $0.sequence < $1.sequence }) {
+                if let view = touch.view, !views.contains(where: { $0 === view }) { views.append(view) }
+            }
+            for view in views {
+                let touches = mine.filter { $0.view === view }
+                let began = touches.filter { $0.phase == .began }
+                let moved = touches.filter { $0.phase == .moved }
+                let ended = touches.filter { $0.phase == .ended }
+                let cancelled = touches.filter { $0.phase == .cancelled }
+                if !began.isEmpty { view.touchesBegan(began, with: event) }
+                if !moved.isEmpty { view.touchesMoved(moved, with: event) }
+                if !ended.isEmpty { view.touchesEnded(ended, with: event) }
+                if !cancelled.isEmpty { view.touchesCancelled(cancelled, with: event) }
+            }
+        case .presses:
+            let target = firstResponder ?? self
+            let began = event.allPresses.filter { $0.phase == .began }
+            let ended = event.allPresses.filter { $0.phase == .ended }
+            if !began.isEmpty { target.pressesBegan(began, with: event) }
+            if !ended.isEmpty { target.pressesEnded(ended, with: event) }
+        case .other:
+            (firstResponder ?? self).handleOther(event)
+        }
+    }
+
+    // MARK: Coordinates between windows
+
+    /// Converts `point` from this window's coordinates to `window`'s; nil means screen coordinates.
+    public func convert(_ point: Point, to window: Window?) -> Point {
+        let onScreen = Point(x: point.x - bounds.minX + frame.minX, y: point.y - bounds.minY + frame.minY)
+        guard let window else { return onScreen }
+        return Point(x: onScreen.x - window.frame.minX + window.bounds.minX, y: onScreen.y - window.frame.minY + window.bounds.minY)
+    }
+
+    /// Converts `point` from `window`'s coordinates (nil: screen coordinates) to this window's.
+    public func convert(_ point: Point, from window: Window?) -> Point {
+        let onScreen = window?.convert(point, to: nil) ?? point
+        return Point(x: onScreen.x - frame.minX + bounds.minX, y: onScreen.y - frame.minY + bounds.minY)
+    }
+
+    public func convert(_ rect: Rect, to window: Window?) -> Rect {
+        guard !rect.isNull else { return rect }
+        let standard = rect.standardized
+        return Rect(origin: convert(standard.origin, to: window), size: standard.size)
+    }
+
+    public func convert(_ rect: Rect, from window: Window?) -> Rect {
+        guard !rect.isNull else { return rect }
+        let standard = rect.standardized
+        return Rect(origin: convert(standard.origin, from: window), size: standard.size)
+    }
+
+    // MARK: Change tracking (what the compositor needs to know)
+
+    func subtreeDidChange(_ view: View) {
+        Application.shared.changeObserver?.subtreeDidChange(view, in: self)
+    }
+
+    func subtreeWillLeave(_ view: View) {
+        Application.shared.changeObserver?.subtreeWillLeave(view, in: self)
+    }
+
+    func contentDidChange(in view: View, rect: Rect) {
+        Application.shared.changeObserver?.contentDidChange(in: view, rect: rect, window: self)
+    }
+
+    func requestFrame() {
+        Application.shared.changeObserver?.frameRequested(by: self)
+    }
+}
+
+extension Window {
+    /// Posted when a window is shown (`isHidden` became false); `object` is the window.
+    nonisolated public static let didBecomeVisibleNotification = Notification.Name("KioskWindowDidBecomeVisibleNotification")
+    /// Posted when a window is hidden; `object` is the window.
+    nonisolated public static let didBecomeHiddenNotification = Notification.Name("KioskWindowDidBecomeHiddenNotification")
+    /// Posted when a window became the key window; `object` is the window.
+    nonisolated public static let didBecomeKeyNotification = Notification.Name("KioskWindowDidBecomeKeyNotification")
+    /// Posted when a window stopped being the key window; `object` is the window.
+    nonisolated public static let didResignKeyNotification = Notification.Name("KioskWindowDidResignKeyNotification")
+}
+
+/// What the compositor is told about changes to windows and views. Internal: the compositor lives in this module.
+@MainActor
+protocol WindowChangeObserver: AnyObject {
+    func subtreeDidChange(_ view: View, in window: Window)
+    func subtreeWillLeave(_ view: View, in window: Window)
+    func contentDidChange(in view: View, rect: Rect, window: Window)
+    func frameRequested(by window: Window)
+    func screenDidChange(_ screen: Screen)
+}
