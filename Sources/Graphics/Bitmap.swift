@@ -1,0 +1,123 @@
+import CPangoCairo
+import CPixman
+
+/// One pixel buffer that cairo draws into and pixman composites from and into.
+///
+/// The memory is ours (allocated here, 64-byte aligned, rows `stride` bytes apart as
+/// `cairo_format_stride_for_width` requires) and is wrapped twice: by a cairo image surface
+/// (`cairo_image_surface_create_for_data`) for drawing and PNG, and by a pixman image
+/// (`pixman_image_create_bits`) for composition. cairo may keep work and caches (snapshots of a surface
+/// used as a source) outside the pixels, so every access that bypasses cairo first calls
+/// `cairo_surface_flush`, and every write that bypasses cairo ends with `cairo_surface_mark_dirty`.
+///
+/// Not `Sendable`: a bitmap belongs to the thread (the main actor) that draws into it.
+public final class Bitmap {
+    public let width: Int
+    public let height: Int
+    /// Bytes from one row to the next, from `cairo_format_stride_for_width` (a multiple of 4).
+    public let stride: Int
+    public let format: PixelFormat
+
+    /// The pixels. Freed by the cairo surface's user-data destructor, not by `deinit`: cairo may hold a
+    /// reference to the surface (a pattern in a `cairo_t` that outlives us) and the memory must live
+    /// as long as the surface does.
+    let data: UnsafeMutableRawPointer
+    /// `cairo_surface_t *`
+    let surface: OpaquePointer
+    /// `pixman_image_t *` over the same memory.
+    let image: OpaquePointer
+
+    /// A zero-filled bitmap (transparent black; black for `.xrgb8888`). Sizes up to 32767, cairo's limit
+    /// for image surfaces; anything else is a programmer error.
+    /// Calls `cairo_format_stride_for_width`, `cairo_image_surface_create_for_data` and `pixman_image_create_bits`.
+    public init(width: Int, height: Int, format: PixelFormat = .argb32Premultiplied) {
+        precondition((0...32767).contains(width) && (0...32767).contains(height),
+                     "Bitmap(width: \(width), height: \(height)): size outside 0...32767")
+        let stride = Int(cairo_format_stride_for_width(format.cairoFormat, Int32(width)))
+        precondition(stride >= 0, "cairo_format_stride_for_width(\(width)) failed")
+        let byteCount = stride * height
+        let data = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 64)
+        data.initializeMemory(as: UInt8.self, repeating: 0, count: max(byteCount, 1))
+
+        let surface = cairo_image_surface_create_for_data(data.assumingMemoryBound(to: UInt8.self),
+                                                          format.cairoFormat, Int32(width), Int32(height),
+                                                          Int32(stride))!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS,
+              cairo_surface_set_user_data(surface, bitmapMemoryKey, data, { $0?.deallocate() })
+                == CAIRO_STATUS_SUCCESS
+        else {
+            data.deallocate()
+            fatalError("cairo_image_surface_create_for_data(\(width)x\(height)): "
+                       + String(cString: cairo_status_to_string(cairo_surface_status(surface))))
+        }
+        guard let image = pixman_image_create_bits(format.pixmanFormat, Int32(width), Int32(height),
+                                                   data.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else {
+            cairo_surface_destroy(surface)
+            fatalError("pixman_image_create_bits(\(width)x\(height)) failed: out of memory")
+        }
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.format = format
+        self.data = data
+        self.surface = surface
+        self.image = image
+    }
+
+    deinit {
+        // The pixman image only borrows the memory; the surface's destructor frees it once cairo lets go.
+        pixman_image_unref(image)
+        cairo_surface_destroy(surface)
+    }
+
+    public var size: Size { Size(width: Double(width), height: Double(height)) }
+
+    /// The whole bitmap, in the coordinates composition uses.
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: Int32(width), height: Int32(height)) }
+
+    /// True for `.xrgb8888`: every pixel is opaque whatever its top byte holds.
+    public var isOpaque: Bool { format == .xrgb8888 }
+
+    /// The stored word at (x, y), `0xAARRGGBB` premultiplied. For `.xrgb8888` the top byte is whatever was
+    /// stored there (0 after `init`, often 0xff or a computed alpha after drawing): mask it off.
+    /// Calls `cairo_surface_flush` first so pending cairo drawing is visible.
+    public func pixel(x: Int, y: Int) -> UInt32 {
+        precondition(x >= 0 && x < width && y >= 0 && y < height,
+                     "Bitmap.pixel(x: \(x), y: \(y)) outside \(width)x\(height)")
+        cairo_surface_flush(surface)
+        return data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+    }
+
+    /// The raw pixels (`stride * height` bytes), for copying into scanout buffers.
+    /// Calls `cairo_surface_flush` before.
+    public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        cairo_surface_flush(surface)
+        return try body(UnsafeRawBufferPointer(start: data, count: stride * height))
+    }
+
+    /// The raw pixels for writing. Calls `cairo_surface_flush` before and `cairo_surface_mark_dirty`
+    /// after, so cairo drops any cached copy of the old content.
+    public func withUnsafeMutableBytes<R, E: Error>(
+        _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
+    ) throws(E) -> R {
+        cairo_surface_flush(surface)
+        defer { cairo_surface_mark_dirty(surface) }
+        return try body(UnsafeMutableRawBufferPointer(start: data, count: stride * height))
+    }
+
+    /// Before pixman (or anything but cairo) reads or writes the memory: `cairo_surface_flush`.
+    func beginDirectAccess() {
+        cairo_surface_flush(surface)
+    }
+
+    /// After pixman (or anything but cairo) wrote the memory: `cairo_surface_mark_dirty`.
+    func endDirectWrite() {
+        cairo_surface_mark_dirty(surface)
+    }
+}
+
+/// The key under which each Bitmap's cairo surface holds its memory (`cairo_surface_set_user_data`);
+/// cairo compares keys by address only, so one allocation that is never freed or written serves all.
+nonisolated(unsafe) private let bitmapMemoryKey = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
