@@ -83,6 +83,20 @@ open class View: Responder {
         didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
     }
 
+    /// Rounds the corners of the background and the border (as `layer.cornerRadius`).
+    open var cornerRadius: Double = 0 {
+        didSet { if cornerRadius != oldValue { setNeedsDisplay() } }
+    }
+
+    /// Width of a border drawn inside the bounds, over the view's own content (as `layer.borderWidth`).
+    open var borderWidth: Double = 0 {
+        didSet { if borderWidth != oldValue { setNeedsDisplay() } }
+    }
+
+    open var borderColor: Color = .black {
+        didSet { if borderColor != oldValue { setNeedsDisplay() } }
+    }
+
     /// A promise that the view fills every pixel of its bounds with opaque colour, so the compositor may
     /// skip what lies beneath. Opaqueness is declared, never found by scanning pixels.
     open var isOpaque = false {
@@ -267,7 +281,14 @@ open class View: Responder {
     /// Draws the view's content into the current drawing context, which is clipped to `rect`. Runs only
     /// after `setNeedsDisplay`; the result is cached. The default draws nothing (the background colour is
     /// filled before it is called).
-    open func draw(_ rect: Rect) {}
+    open func draw(_ rect: Rect) {
+        reachedDefaultDraw = true
+    }
+
+    /// Set when `draw(_:)` ran the default (empty) implementation: such a view needs no content bitmap.
+    var reachedDefaultDraw = false
+    /// The compositor's cached rendering of this view.
+    var rendering = LayerState()
 
     /// The dirty area is being drawn; returns it and marks the content current.
     func takeDirtyRect() -> Rect {

@@ -1,0 +1,59 @@
+/// A control with a title and/or an image (as `UIButton`), drawn centred: the image first, then the title.
+/// While pressed it shows its highlighted look: `highlightedBackgroundColor` (by default its background
+/// darkened) and `highlightedTitleColor`.
+@MainActor
+open class Button: Control {
+    open var title: String? { didSet { if title != oldValue { setNeedsDisplay() } } }
+    open var image: Bitmap? { didSet { if image !== oldValue { setNeedsDisplay() } } }
+    open var font: Font = .system(size: 20, weight: .medium) { didSet { if font != oldValue { setNeedsDisplay() } } }
+    /// UIKit's system blue.
+    open var titleColor: Color = Color(red: 0, green: 122.0 / 255, blue: 1) { didSet { if titleColor != oldValue { setNeedsDisplay() } } }
+    open var highlightedTitleColor: Color? { didSet { if highlightedTitleColor != oldValue { setNeedsDisplay() } } }
+    /// The background while pressed; nil: the background colour with 30% black over it.
+    open var highlightedBackgroundColor: Color? { didSet { if highlightedBackgroundColor != oldValue { setNeedsDisplay() } } }
+    /// Space between the image and the title.
+    open var imageTitleSpacing: Double = 8 { didSet { if imageTitleSpacing != oldValue { setNeedsDisplay() } } }
+
+    public convenience init(title: String, frame: Rect = .zero) {
+        self.init(frame: frame)
+        self.title = title
+    }
+
+    /// The title's colour in the current state.
+    public var currentTitleColor: Color {
+        let color = isHighlighted ? (highlightedTitleColor ?? titleColor.withAlphaComponent(titleColor.alpha * 0.6)) : titleColor
+        return isEnabled ? color : color.withAlphaComponent(color.alpha * 0.4)
+    }
+
+    override open func draw(_ rect: Rect) {
+        guard let context = DrawingContext.current else { return }
+        if isHighlighted {
+            let shade = highlightedBackgroundColor ?? Color(white: 0, alpha: 0.3)
+            if cornerRadius > 0 {
+                context.fillRoundedRect(bounds, radius: cornerRadius, color: shade)
+            } else {
+                context.fill(bounds, color: shade)
+            }
+        }
+        let layout = title.flatMap { $0.isEmpty ? nil : TextLayout(text: $0, font: font, color: currentTitleColor,
+                                                                  alignment: .center, lineBreakMode: .truncatingTail,
+                                                                  width: nil, maxLines: 1) }
+        var imageSize = Size.zero
+        if let image, image.width > 0, image.height > 0 {
+            // The image keeps its aspect ratio and fits the height.
+            let scale = min(1, bounds.height / Double(image.height), bounds.width / Double(image.width))
+            imageSize = Size(width: (Double(image.width) * scale).rounded(), height: (Double(image.height) * scale).rounded())
+        }
+        let textWidth = min(layout?.size.width ?? 0, bounds.width)
+        let spacing = imageSize.width > 0 && layout != nil ? imageTitleSpacing : 0
+        var x = (bounds.midX - (imageSize.width + spacing + textWidth) / 2).rounded()
+        if let image, imageSize.width > 0 {
+            context.draw(image, in: Rect(x: x, y: (bounds.midY - imageSize.height / 2).rounded(), width: imageSize.width, height: imageSize.height),
+                         opacity: isEnabled ? 1 : 0.4)
+            x += imageSize.width + spacing
+        }
+        if let layout {
+            context.draw(layout, at: Point(x: x, y: (bounds.midY - layout.size.height / 2).rounded()))
+        }
+    }
+}

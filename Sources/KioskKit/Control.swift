@@ -1,0 +1,82 @@
+/// A view that turns touches into actions (as `UIControl`): it tracks a touch from down to up, shows a
+/// highlighted state while the finger is on it, and sends `.touchUpInside` when the finger lifts inside.
+@MainActor
+open class Control: View {
+    /// The moments a control reports (as `UIControl.Event`).
+    public struct Events: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        public static let touchDown = Events(rawValue: 1 << 0)
+        public static let touchDragInside = Events(rawValue: 1 << 2)
+        public static let touchDragOutside = Events(rawValue: 1 << 3)
+        public static let touchUpInside = Events(rawValue: 1 << 6)
+        public static let touchUpOutside = Events(rawValue: 1 << 7)
+        public static let touchCancel = Events(rawValue: 1 << 8)
+        public static let valueChanged = Events(rawValue: 1 << 12)
+    }
+
+    /// A disabled control ignores touches and draws dimmed.
+    open var isEnabled = true { didSet { if isEnabled != oldValue { setNeedsDisplay() } } }
+    /// True while a finger is down on the control and inside it.
+    open var isHighlighted = false { didSet { if isHighlighted != oldValue { setNeedsDisplay() } } }
+    /// Whether the control is tracking a touch now.
+    public private(set) var isTracking = false
+
+    private var actions: [(events: Events, handler: @MainActor (Control) -> Void)] = []
+    private weak var trackedTouch: Touch?
+
+    /// Calls `handler` with the control for each of `events`.
+    public func addAction(for events: Events, _ handler: @escaping @MainActor (Control) -> Void) {
+        actions.append((events, handler))
+    }
+
+    /// Target-action: calls `action` on `target` (held weakly) for each of `events`, e.g.
+    /// `button.addTarget(self, action: MenuController.buy, for: .touchUpInside)`.
+    public func addTarget<Target: AnyObject>(_ target: Target, action: @escaping @MainActor (Target) -> (Control) -> Void,
+                                             for events: Events) {
+        actions.append((events, { [weak target] control in
+            guard let target else { return }
+            action(target)(control)
+        }))
+    }
+
+    /// Runs the actions registered for any of `events`.
+    public func sendActions(for events: Events) {
+        for action in actions where !action.events.isDisjoint(with: events) { action.handler(self) }
+    }
+
+    override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        guard isEnabled, trackedTouch == nil, let touch = touches.first else { return }
+        trackedTouch = touch
+        isTracking = true
+        isHighlighted = true
+        sendActions(for: .touchDown)
+    }
+
+    override open func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        guard let touch = trackedTouch, touches.contains(touch) else { return }
+        let inside = bounds.contains(touch.location(in: self))
+        isHighlighted = inside
+        sendActions(for: inside ? .touchDragInside : .touchDragOutside)
+    }
+
+    override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        guard let touch = trackedTouch, touches.contains(touch) else { return }
+        let inside = bounds.contains(touch.location(in: self))
+        endTracking()
+        sendActions(for: inside ? .touchUpInside : .touchUpOutside)
+    }
+
+    override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        guard let touch = trackedTouch, touches.contains(touch) else { return }
+        endTracking()
+        sendActions(for: .touchCancel)
+    }
+
+    private func endTracking() {
+        trackedTouch = nil
+        isTracking = false
+        isHighlighted = false
+    }
+}

@@ -1,0 +1,45 @@
+/// A view that shows a bitmap (a PNG loaded with `Bitmap(contentsOfPNGFile:)`), scaled by its content
+/// mode (as `UIImageView`). The image is drawn within the view's bounds.
+@MainActor
+open class ImageView: View {
+    /// How the image fills the bounds (as `UIView.ContentMode`).
+    public enum ContentMode: Sendable {
+        /// Stretched to the bounds.
+        case scaleToFill
+        /// As large as fits whole, centred, aspect ratio kept.
+        case scaleAspectFit
+        /// Covers the bounds, centred, aspect ratio kept; the overflow is cut at the bounds.
+        case scaleAspectFill
+        /// Unscaled, centred.
+        case center
+    }
+
+    open var image: Bitmap? { didSet { if image !== oldValue { setNeedsDisplay() } } }
+    open var contentMode: ContentMode = .scaleAspectFit { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
+
+    /// An image view sized to `image`.
+    public convenience init(image: Bitmap?) {
+        self.init(frame: Rect(size: image?.size ?? .zero))
+        self.image = image
+    }
+
+    /// Where the image lands in bounds coordinates.
+    public func imageRect() -> Rect? {
+        guard let image, image.width > 0, image.height > 0 else { return nil }
+        let box = bounds
+        let scaleX = box.width / Double(image.width), scaleY = box.height / Double(image.height)
+        let size: Size
+        switch contentMode {
+        case .scaleToFill: return box
+        case .scaleAspectFit: size = Size(width: Double(image.width) * min(scaleX, scaleY), height: Double(image.height) * min(scaleX, scaleY))
+        case .scaleAspectFill: size = Size(width: Double(image.width) * max(scaleX, scaleY), height: Double(image.height) * max(scaleX, scaleY))
+        case .center: size = image.size
+        }
+        return Rect(x: box.midX - size.width / 2, y: box.midY - size.height / 2, width: size.width, height: size.height)
+    }
+
+    override open func draw(_ rect: Rect) {
+        guard let image, let target = imageRect(), let context = DrawingContext.current else { return }
+        context.draw(image, in: target)
+    }
+}

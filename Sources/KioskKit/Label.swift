@@ -1,0 +1,47 @@
+/// A view that shows text in any script, laid out by pango (as `UILabel`): font, colour, alignment and
+/// line wrapping, centred vertically in its bounds. Labels let touches through by default.
+@MainActor
+open class Label: View {
+    open var text: String = "" { didSet { if text != oldValue { setNeedsDisplay() } } }
+    open var font: Font = .system(size: 17) { didSet { if font != oldValue { setNeedsDisplay() } } }
+    open var textColor: Color = .black { didSet { if textColor != oldValue { setNeedsDisplay() } } }
+    open var textAlignment: TextAlignment = .natural { didSet { if textAlignment != oldValue { setNeedsDisplay() } } }
+    /// The most lines shown; 0 means as many as the text needs (as `UILabel.numberOfLines`).
+    open var numberOfLines: Int = 1 { didSet { if numberOfLines != oldValue { setNeedsDisplay() } } }
+    open var lineBreakMode: LineBreakMode = .truncatingTail { didSet { if lineBreakMode != oldValue { setNeedsDisplay() } } }
+
+    override public init(frame: Rect = .zero) {
+        super.init(frame: frame)
+        isUserInteractionEnabled = false
+    }
+
+    public convenience init(text: String, font: Font = .system(size: 17), frame: Rect = .zero) {
+        self.init(frame: frame)
+        self.text = text
+        self.font = font
+    }
+
+    /// The text laid out for `width` (nil: one line per paragraph, no wrapping).
+    public func textLayout(width: Double?) -> TextLayout {
+        TextLayout(text: text, font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode,
+                   width: width, maxLines: max(numberOfLines, 0))
+    }
+
+    /// The size the text needs within `size`'s width.
+    public func sizeThatFits(_ size: Size) -> Size {
+        let layout = textLayout(width: size.width > 0 ? size.width : nil)
+        return Size(width: layout.size.width.rounded(.up), height: layout.size.height.rounded(.up))
+    }
+
+    /// Resizes the label to fit its text (keeping its origin).
+    public func sizeToFit() {
+        frame = Rect(origin: frame.origin, size: sizeThatFits(.zero))
+    }
+
+    override open func draw(_ rect: Rect) {
+        guard !text.isEmpty, let context = DrawingContext.current else { return }
+        let layout = textLayout(width: bounds.width)
+        let top = ((bounds.height - layout.size.height) / 2).rounded()
+        context.draw(layout, at: Point(x: bounds.minX, y: bounds.minY + top))
+    }
+}

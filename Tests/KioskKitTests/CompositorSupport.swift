@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import KioskKit
+
+/// A frame output with `bufferCount` buffers used in turn, like a page-flipping display: it reports each
+/// buffer's age and holds every presented frame until the test calls `flip()`.
+@MainActor
+final class TestOutput: FrameOutput {
+    let bufferCount: Int
+    private var buffers: [ObjectIdentifier: [Bitmap]] = [:]
+    private var lastUsed: [ObjectIdentifier: [Int]] = [:]
+    private var frameNumber: [ObjectIdentifier: Int] = [:]
+    private(set) var presented: [(screen: String, damage: Region, age: Int)] = []
+    private(set) var lastFrame: [String: Bitmap] = [:]
+    weak var compositor: Compositor?
+    /// When true, `present` calls `framePresented` at once (a display with no vblank wait).
+    var flipsImmediately = true
+
+    init(bufferCount: Int = 1) {
+        self.bufferCount = bufferCount
+    }
+
+    func nextBuffer(for screen: Screen) -> FrameBuffer? {
+        guard let mode = screen.currentMode else { return nil }
+        let id = ObjectIdentifier(screen)
+        if buffers[id]?.first.map({ $0.width != mode.width || $0.height != mode.height }) ?? true {
+            buffers[id] = (0..<bufferCount).map { _ in Bitmap(width: mode.width, height: mode.height, format: .xrgb8888) }
+            lastUsed[id] = Array(repeating: 0, count: bufferCount)
+        }
+        let number = (frameNumber[id] ?? 0) + 1
+        frameNumber[id] = number
+        let index = number % bufferCount
+        let used = lastUsed[id]![index]
+        lastUsed[id]![index] = number
+        return FrameBuffer(bitmap: buffers[id]![index], age: used == 0 ? 0 : number - used)
+    }
+
+    func present(_ buffer: FrameBuffer, for screen: Screen, damage: Region) {
+        presented.append((screen.name, damage, buffer.age))
+        lastFrame[screen.name] = buffer.bitmap
+        if flipsImmediately { compositor?.framePresented(on: screen) }
+    }
+
+    func flip(_ screen: Screen) { compositor?.framePresented(on: screen) }
+}
+
+/// A test bed with a compositor on a small screen, so golden images stay small.
+@MainActor
+final class RenderBed {
+    let bed: TestBed
+    let output: TestOutput
+    let compositor: Compositor
+
+    init(width: Int = 320, height: Int = 240, rotation: Rotation = .normal, buffers: Int = 1) {
+        bed = TestBed(screens: [])
+        bed.backend.connect("Virtual-1", modes: [Screen.Mode(width: width, height: height, refreshRate: 60)])
+        Screen.main.rotation = rotation
+        output = TestOutput(bufferCount: buffers)
+        compositor = Compositor(output: output, application: bed.app)
+        output.compositor = compositor
+    }
+
+    var screen: Screen { Screen.main }
+
+    /// Composes what changed and returns the physical frame on the output.
+    @discardableResult
+    func render() -> Bitmap {
+        compositor.composePendingFrames()
+        return output.lastFrame[screen.name]!
+    }
+}
+
+/// Compares `image` with `Tests/KioskKitTests/Golden/<name>.png`. A mismatch (or a missing golden) writes
+/// the actual image beside it as `<name>.actual.png`; `KIOSK_RECORD_GOLDEN=1` rewrites the goldens.
+@MainActor
+func expectGolden(_ image: Bitmap, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    let expectedPath = folder.appendingPathComponent("\(name).png").path
+    let actualPath = folder.appendingPathComponent("\(name).actual.png").path
+    if ProcessInfo.processInfo.environment["KIOSK_RECORD_GOLDEN"] == "1" {
+        try image.writePNG(to: expectedPath)
+        return
+    }
+    guard FileManager.default.fileExists(atPath: expectedPath) else {
+        try image.writePNG(to: actualPath)
+        Issue.record("no golden image \(expectedPath); wrote the actual image to \(actualPath)", sourceLocation: sourceLocation)
+        return
+    }
+    let expected = try Bitmap(contentsOfPNGFile: expectedPath)
+    var mismatches = 0
+    var first: String?
+    if expected.width == image.width && expected.height == image.height {
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                // Compare colour only: an XRGB frame's top byte is undefined.
+                let a = expected.pixel(x: x, y: y) & 0xFFFFFF, b = image.pixel(x: x, y: y) & 0xFFFFFF
+                if a != b {
+                    mismatches += 1
+                    if first == nil { first = "(\(x), \(y)) expected \(hex(a)) got \(hex(b))" }
+                }
+            }
+        }
+    } else {
+        first = "size \(image.width)x\(image.height), expected \(expected.width)x\(expected.height)"
+        mismatches = 1
+    }
+    if mismatches > 0 {
+        try image.writePNG(to: actualPath)
+        Issue.record("\(name): \(mismatches) pixels differ, first at \(first!); actual image: \(actualPath)", sourceLocation: sourceLocation)
+    } else if FileManager.default.fileExists(atPath: actualPath) {
+        try? FileManager.default.removeItem(atPath: actualPath)
+    }
+}
+
+func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }
+
+/// The colour of a pixel of an XRGB frame, without the undefined top byte.
+func rgb(_ bitmap: Bitmap, _ x: Int, _ y: Int) -> UInt32 { bitmap.pixel(x: x, y: y) & 0xFFFFFF }
+
+/// A view that counts its `draw(_:)` calls and fills itself with `color`.
+@MainActor
+final class CountingView: View {
+    var draws = 0
+    var color: Color
+    init(frame: Rect, color: Color) {
+        self.color = color
+        super.init(frame: frame)
+    }
+    override func draw(_ rect: Rect) {
+        draws += 1
+        DrawingContext.current?.fill(bounds, color: color)
+    }
+}

@@ -1,0 +1,337 @@
+import Foundation
+import Testing
+@testable import KioskKit
+
+@MainActor @Suite(.serialized)
+struct CompositorTests {
+    // MARK: Level order, alpha, clipping (golden images)
+
+    /// A full-screen window, a translucent status bar at .statusBar and an alert at .alert: the alert is in
+    /// front of both and the status bar in front of the main window, whichever window is key.
+    @Test func levelsAndAlpha() throws {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = Color(rgb: 0x3366CC)
+        let status = r.bed.window("status", frame: Rect(x: 0, y: 0, width: 320, height: 30), level: .statusBar)
+        status.backgroundColor = Color(white: 1, alpha: 0.8)
+        let alert = r.bed.window("alert", frame: Rect(x: 60, y: 20, width: 200, height: 120), level: .alert)
+        alert.backgroundColor = Color(rgb: 0xCC3333)
+        alert.alpha = 0.9
+        let inner = View(frame: Rect(x: 20, y: 20, width: 60, height: 60))
+        inner.backgroundColor = Color(rgb: 0x33CC33, alpha: 0.5)
+        alert.addSubview(inner)
+        main.makeKey()
+        let frame = r.render()
+        try expectGolden(frame, named: "levels-and-alpha")
+        // Spot checks that do not depend on the golden: the alert covers the status bar.
+        #expect(rgb(frame, 100, 25) != rgb(frame, 10, 25))
+        #expect(rgb(frame, 10, 200) == 0x3366CC)
+        #expect(rgb(frame, 319, 239) == 0x3366CC)
+    }
+
+    /// Subviews outside their superview show unless the superview clips; a view drawing outside its
+    /// window's bounds shows too (windows do not clip by default), as UIKit shows it.
+    @Test func clippingAndOverhang() throws {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let clipping = View(frame: Rect(x: 20, y: 20, width: 80, height: 80))
+        clipping.backgroundColor = .lightGray
+        clipping.clipsToBounds = true
+        let clipped = View(frame: Rect(x: 40, y: 40, width: 80, height: 80))
+        clipped.backgroundColor = .red
+        clipping.addSubview(clipped)
+        let open = View(frame: Rect(x: 180, y: 20, width: 80, height: 80))
+        open.backgroundColor = .lightGray
+        let overflowing = View(frame: Rect(x: 40, y: 40, width: 80, height: 80))
+        overflowing.backgroundColor = .blue
+        open.addSubview(overflowing)
+        main.addSubview(clipping)
+        main.addSubview(open)
+        let small = r.bed.window("small", frame: Rect(x: 40, y: 150, width: 60, height: 60), level: .statusBar)
+        small.backgroundColor = .green
+        let outside = View(frame: Rect(x: 40, y: 40, width: 60, height: 40))
+        outside.backgroundColor = .orange
+        small.addSubview(outside)
+        let frame = r.render()
+        try expectGolden(frame, named: "clipping")
+        #expect(rgb(frame, 110, 110) == 0xFFFFFF)   // the clipped red stops at x = 100
+        #expect(rgb(frame, 250, 110) == 0x0000FF)   // the unclipped blue goes past
+        #expect(rgb(frame, 130, 200) == 0xFF8000)   // orange drawn outside the small window
+        // ...but a touch there goes to the main window behind, not to the small one.
+        #expect(r.bed.touchDown(at: Point(x: 130, y: 200)).window === main)
+    }
+
+    @Test(arguments: Rotation.allCases)
+    func rotation(_ rotation: Rotation) throws {
+        let r = RenderBed(width: 160, height: 120, rotation: rotation)
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        #expect(main.frame.size == (rotation.swapsAxes ? Size(width: 120, height: 160) : Size(width: 160, height: 120)))
+        let marker = View(frame: Rect(x: 0, y: 0, width: 30, height: 20))
+        marker.backgroundColor = .red
+        main.addSubview(marker)
+        let label = Label(text: "Up", font: .system(size: 14, weight: .bold), frame: Rect(x: 30, y: 0, width: 40, height: 20))
+        main.addSubview(label)
+        let frame = r.render()
+        try expectGolden(frame, named: "rotation-\(rotation.name)")
+        // The logical top-left corner's pixel is red wherever the rotation puts it on the panel.
+        let corner = rotation.physicalRect(fromLogical: Rect(x: 0, y: 0, width: 1, height: 1), logicalSize: Screen.main.bounds.size)
+        #expect(rgb(frame, Int(corner.minX), Int(corner.minY)) == 0xFF0000)
+    }
+
+    // MARK: Standard views
+
+    @Test func standardViews() throws {
+        let r = RenderBed(width: 480, height: 320)
+        let main = r.bed.window("main")
+        main.backgroundColor = Color(white: 0.95)
+        let card = View(frame: Rect(x: 10, y: 10, width: 140, height: 80))
+        card.backgroundColor = .white
+        card.cornerRadius = 16
+        card.borderWidth = 3
+        card.borderColor = Color(rgb: 0x3366CC)
+        main.addSubview(card)
+        let latin = Label(text: "Hello, kiosk", font: .system(size: 18), frame: Rect(x: 160, y: 10, width: 150, height: 30))
+        let chinese = Label(text: "你好，世界", font: .system(size: 18), frame: Rect(x: 160, y: 40, width: 150, height: 30))
+        let arabic = Label(text: "مرحبا بالعالم", font: .system(size: 18), frame: Rect(x: 160, y: 70, width: 150, height: 30))
+        let wrapped = Label(text: "A longer sentence that wraps onto several lines inside the label.",
+                            font: .system(size: 14), frame: Rect(x: 320, y: 10, width: 150, height: 90))
+        wrapped.numberOfLines = 0
+        wrapped.textAlignment = .center
+        wrapped.textColor = Color(rgb: 0x993333)
+        for label in [latin, chinese, arabic, wrapped] { main.addSubview(label) }
+        for label in [latin, chinese, arabic] { #expect(label.textLayout(width: 150).unknownGlyphCount == 0) }
+        #expect(wrapped.textLayout(width: 150).lineCount > 1)
+
+        let picture = Self.testImage()
+        let modes: [ImageView.ContentMode] = [.scaleToFill, .scaleAspectFit, .scaleAspectFill, .center]
+        for (index, mode) in modes.enumerated() {
+            let view = ImageView(image: picture)
+            view.frame = Rect(x: 10 + Double(index) * 115, y: 120, width: 100, height: 60)
+            view.contentMode = mode
+            view.backgroundColor = .darkGray
+            main.addSubview(view)
+        }
+        let button = Button(title: "Buy", frame: Rect(x: 10, y: 220, width: 140, height: 50))
+        button.backgroundColor = .white
+        button.cornerRadius = 10
+        let pressed = Button(title: "Pressed", frame: Rect(x: 170, y: 220, width: 140, height: 50))
+        pressed.backgroundColor = .white
+        pressed.cornerRadius = 10
+        pressed.image = picture
+        pressed.isHighlighted = true
+        main.addSubview(button)
+        main.addSubview(pressed)
+        try expectGolden(r.render(), named: "standard-views")
+    }
+
+    /// A 40x20 image: left half red, right half blue, with a green top row, made through PNG on purpose.
+    static func testImage() -> Bitmap {
+        let bitmap = Bitmap(width: 40, height: 20)
+        let context = DrawingContext(bitmap: bitmap)
+        context.fill(Rect(x: 0, y: 0, width: 20, height: 20), color: .red)
+        context.fill(Rect(x: 20, y: 0, width: 20, height: 20), color: .blue)
+        context.fill(Rect(x: 0, y: 0, width: 40, height: 3), color: .green)
+        context.flush()
+        return try! Bitmap(pngData: bitmap.pngData())
+    }
+
+    @Test func buttonSendsTouchUpInsideAndShowsItsHighlight() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let button = Button(title: "OK", frame: Rect(x: 100, y: 100, width: 100, height: 40))
+        button.backgroundColor = Color(rgb: 0x3366CC)
+        button.titleColor = .white
+        main.addSubview(button)
+        var taps = 0
+        var log: [String] = []
+        button.addAction(for: .touchUpInside) { _ in taps += 1 }
+        final class Target {
+            var log: [String] = []
+            func pressed(_ control: Control) { log.append("down") }
+        }
+        let target = Target()
+        button.addTarget(target, action: Target.pressed, for: .touchDown)
+        let before = rgb(r.render(), 105, 105)
+        let touch = r.bed.touchDown(at: Point(x: 150, y: 120))
+        #expect(button.isHighlighted && target.log == ["down"])
+        let pressed = rgb(r.render(), 105, 105)
+        #expect(pressed != before)   // visibly darker while pressed
+        r.bed.touch(touch, .ended)
+        #expect(taps == 1 && !button.isHighlighted)
+        #expect(rgb(r.render(), 105, 105) == before)
+        // Lifting outside is not a tap.
+        let outside = r.bed.touchDown(at: Point(x: 150, y: 120))
+        r.bed.touch(outside, .moved, at: Point(x: 10, y: 10))
+        #expect(!button.isHighlighted)
+        r.bed.touch(outside, .ended, at: Point(x: 10, y: 10))
+        #expect(taps == 1)
+        log.append("done")
+        #expect(log == ["done"])
+    }
+
+    // MARK: Damage
+
+    /// wlroots' and weston's lying-damage check: change everything, report a small damage only: only
+    /// pixels inside it may change.
+    @Test func lyingDamageChangesOnlyTheReportedRect() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let box = CountingView(frame: Rect(x: 10, y: 10, width: 100, height: 100), color: .red)
+        main.addSubview(box)
+        let before = r.render()
+        let copy = Bitmap(width: before.width, height: before.height, format: .xrgb8888)
+        copy.copy(from: before, rotation: .normal, region: Region(before.bounds))
+        // Everything changes.
+        main.backgroundColor = .black
+        box.color = .green
+        box.setNeedsDisplay()
+        box.center = Point(x: 200, y: 150)
+        let small = PixelRect(x: 150, y: 100, width: 20, height: 20)
+        r.compositor.composeFrame(on: r.screen, reportingOnly: Region(small))
+        let after = r.output.lastFrame[r.screen.name]!
+        var changedOutside = 0, changedInside = 0
+        for y in 0..<after.height {
+            for x in 0..<after.width where rgb(after, x, y) != rgb(copy, x, y) {
+                if small.contains(x: Int32(x), y: Int32(y)) { changedInside += 1 } else { changedOutside += 1 }
+            }
+        }
+        #expect(changedOutside == 0)
+        #expect(changedInside == 400)
+    }
+
+    /// Opaque culling skips what opaque views hide and never changes the output.
+    @Test func opaqueCullingNeverChangesTheOutput() {
+        func scene(culling: Bool) -> Bitmap {
+            let r = RenderBed()
+            r.compositor.isOpaqueCullingEnabled = culling
+            let main = r.bed.window("main")
+            main.backgroundColor = Color(rgb: 0x204060)
+            for i in 0..<12 {
+                let view = View(frame: Rect(x: Double(i * 23), y: Double(i * 15), width: 90, height: 70))
+                view.backgroundColor = i % 3 == 0 ? Color(rgb: 0x808000, alpha: 0.5) : Color(rgb: UInt32(0x101010 * (i + 1)))
+                view.isOpaque = i % 3 == 1
+                view.alpha = i % 4 == 3 ? 0.7 : 1
+                view.cornerRadius = i % 5 == 0 ? 12 : 0
+                main.addSubview(view)
+            }
+            let overlay = r.bed.window("overlay", frame: Rect(x: 50, y: 50, width: 200, height: 100), level: .alert)
+            overlay.backgroundColor = Color(white: 1, alpha: 0.4)
+            let frame = r.render()
+            let copy = Bitmap(width: frame.width, height: frame.height, format: .xrgb8888)
+            copy.copy(from: frame, rotation: .normal, region: Region(frame.bounds))
+            return copy
+        }
+        let culled = scene(culling: true), plain = scene(culling: false)
+        var differences = 0
+        for y in 0..<culled.height { for x in 0..<culled.width where rgb(culled, x, y) != rgb(plain, x, y) { differences += 1 } }
+        #expect(differences == 0)
+    }
+
+    @Test func idleComposesNothing() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        r.render()
+        let frames = r.compositor.framesComposed(on: r.screen)
+        for _ in 0..<5 { r.compositor.composePendingFrames() }
+        #expect(r.compositor.framesComposed(on: r.screen) == frames)
+        #expect(!r.compositor.needsFrame(on: r.screen))
+        // A change that changes nothing visible (a property set to its own value) makes no frame either.
+        main.backgroundColor = .white
+        main.isHidden = false
+        r.compositor.composePendingFrames()
+        #expect(r.compositor.framesComposed(on: r.screen) == frames)
+    }
+
+    @Test func movingShowingAndFadingRecompositeWithoutRedrawing() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let box = CountingView(frame: Rect(x: 10, y: 10, width: 50, height: 50), color: .red)
+        main.addSubview(box)
+        r.render()
+        #expect(box.draws == 1)
+        box.center = Point(x: 200, y: 100)
+        var frame = r.render()
+        #expect(rgb(frame, 200, 100) == 0xFF0000 && rgb(frame, 20, 20) == 0xFFFFFF)
+        // Only the old and new places were repainted.
+        #expect(r.output.presented.last!.damage == Region(rects: [PixelRect(x: 10, y: 10, width: 50, height: 50),
+                                                                  PixelRect(x: 175, y: 75, width: 50, height: 50)]))
+        box.alpha = 0.5
+        frame = r.render()
+        #expect(rgb(frame, 200, 100) == 0xFF7F7F || rgb(frame, 200, 100) == 0xFF8080)
+        box.isHidden = true
+        frame = r.render()
+        #expect(rgb(frame, 200, 100) == 0xFFFFFF)
+        box.isHidden = false
+        main.sendSubviewToBack(box)
+        main.bringSubviewToFront(box)
+        r.render()
+        #expect(box.draws == 1)
+        box.setNeedsDisplay(Rect(x: 0, y: 0, width: 10, height: 10))
+        r.render()
+        #expect(box.draws == 2)
+        #expect(r.output.presented.last!.damage == Region(PixelRect(x: 175, y: 75, width: 10, height: 10)))
+        // Removing a view damages where it was.
+        box.removeFromSuperview()
+        frame = r.render()
+        #expect(rgb(frame, 200, 100) == 0xFFFFFF)
+    }
+
+    @Test func bufferAgeGrowsTheCopy() {
+        let r = RenderBed(buffers: 2)
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let box = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        box.backgroundColor = .red
+        main.addSubview(box)
+        r.render()   // buffer A, age 0: whole screen
+        r.render()   // nothing changed: no frame
+        box.center = Point(x: 100, y: 100)
+        r.render()   // buffer B, age 0: whole screen
+        box.center = Point(x: 200, y: 100)
+        let frame = r.render()   // buffer A, age 2: this frame's damage and the previous one's
+        let ages = r.output.presented.map(\.age)
+        #expect(ages == [0, 0, 2])
+        let last = r.output.presented.last!.damage
+        #expect(last == Region(rects: [PixelRect(x: 0, y: 0, width: 10, height: 10), PixelRect(x: 95, y: 95, width: 10, height: 10),
+                                       PixelRect(x: 195, y: 95, width: 10, height: 10)]))
+        // And the buffer really is up to date everywhere.
+        #expect(rgb(frame, 5, 5) == 0xFFFFFF && rgb(frame, 100, 100) == 0xFFFFFF && rgb(frame, 200, 100) == 0xFF0000)
+    }
+
+    @Test func atMostOneFrameInFlight() {
+        let r = RenderBed()
+        r.output.flipsImmediately = false
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        r.compositor.composePendingFrames()
+        #expect(r.compositor.framesComposed(on: r.screen) == 1 && r.compositor.isFrameInFlight(on: r.screen))
+        main.backgroundColor = .black
+        r.compositor.composePendingFrames()
+        #expect(r.compositor.framesComposed(on: r.screen) == 1)
+        r.output.flip(r.screen)
+        r.compositor.composePendingFrames()
+        #expect(r.compositor.framesComposed(on: r.screen) == 2)
+        #expect(rgb(r.output.lastFrame[r.screen.name]!, 0, 0) == 0)
+    }
+
+    @Test func disconnectedScreensAreNotComposedAndComeBackWhole() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .blue
+        r.render()
+        r.bed.backend.disconnect("Virtual-1")
+        main.backgroundColor = .green
+        r.compositor.composePendingFrames()
+        #expect(r.compositor.framesComposed(on: r.screen) == 0)
+        r.bed.backend.connect("Virtual-1", modes: [Screen.Mode(width: 320, height: 240, refreshRate: 60)])
+        let frame = r.render()
+        #expect(rgb(frame, 0, 0) == 0x00FF00 && rgb(frame, 319, 239) == 0x00FF00)
+        #expect(r.output.presented.last!.damage == Region(PixelRect(x: 0, y: 0, width: 320, height: 240)))
+    }
+}
