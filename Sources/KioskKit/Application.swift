@@ -113,14 +113,28 @@ public final class Application: Responder {
     /// The key window: it receives events without a position. At most one at a time.
     public private(set) weak var keyWindow: Window?
 
+    /// The sorted window list, kept until the stacking changes (hit testing reads it for every touch).
+    private var sortedWindows: [WeakWindow]?
+
     /// Every window that exists, visible or hidden, back to front: by level, then in the order shown.
     public var windows: [Window] {
-        liveWindows.sorted { ($0.windowLevel, $0.showOrder) < ($1.windowLevel, $1.showOrder) }
+        if let sortedWindows {
+            let windows = sortedWindows.compactMap(\.window)
+            if windows.count == sortedWindows.count { return windows }
+        }
+        let windows = liveWindows.sorted { ($0.windowLevel, $0.showOrder) < ($1.windowLevel, $1.showOrder) }
+        sortedWindows = windows.map { WeakWindow(window: $0) }
+        return windows
     }
 
     /// The visible windows on `screen`, back to front.
     public func visibleWindows(on screen: Screen) -> [Window] {
         windows.filter { !$0.isHidden && $0.screen === screen }
+    }
+
+    /// A window's level or order changed, or a window came or went: sort again when next asked.
+    func stackingDidChange() {
+        sortedWindows = nil
     }
 
     private var liveWindows: [Window] {
@@ -132,11 +146,13 @@ public final class Application: Responder {
         orderCounter += 1
         window.showOrder = orderCounter
         windowRefs.append(WeakWindow(window: window))
+        stackingDidChange()
     }
 
     func bringToFront(_ window: Window) {
         orderCounter += 1
         window.showOrder = orderCounter
+        stackingDidChange()
         window.subtreeDidChange(window)
     }
 

@@ -303,7 +303,11 @@ open class View: Responder {
     open func hitTest(_ point: Point, with event: Event?) -> View? {
         guard !isHidden, isUserInteractionEnabled, alpha >= 0.01, self.point(inside: point, with: event) else { return nil }
         for subview in subviews.reversed() {
-            if let hit = subview.hitTest(subview.convert(point, from: self), with: event) { return hit }
+            // Straight into the subview's coordinates (a translation), not through the window: this runs
+            // for every view under the finger.
+            let frame = subview.frame
+            let local = Point(x: point.x - frame.minX + subview.bounds.minX, y: point.y - frame.minY + subview.bounds.minY)
+            if let hit = subview.hitTest(local, with: event) { return hit }
         }
         return self
     }

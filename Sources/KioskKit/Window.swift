@@ -102,6 +102,7 @@ open class Window: View {
     public var windowLevel: Level = .normal {
         didSet {
             guard windowLevel != oldValue else { return }
+            Application.shared.stackingDidChange()
             subtreeDidChange(self)
         }
     }

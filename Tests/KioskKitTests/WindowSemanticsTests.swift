@@ -212,6 +212,27 @@ struct WindowSemanticsTests {
         #expect(glass.isHidden == false)
     }
 
+    @Test func hitTestingFollowsScrolledBounds() {
+        let bed = TestBed()
+        let window = bed.window("w")
+        let scroller = View(frame: Rect(x: 100, y: 100, width: 200, height: 200))
+        scroller.bounds.origin = Point(x: 0, y: 300)   // scrolled down by 300 points
+        let item = RecordingView(frame: Rect(x: 10, y: 320, width: 50, height: 50))
+        item.bounds.origin = Point(x: 5, y: 5)
+        scroller.addSubview(item)
+        window.addSubview(scroller)
+        // The item shows at (110, 120)-(160, 170) on screen.
+        let touch = bed.touchDown(at: Point(x: 115, y: 125))
+        #expect(touch.view === item)
+        #expect(touch.location(in: item) == Point(x: 10, y: 10))
+        #expect(bed.touchDown(at: Point(x: 165, y: 125)).view === scroller)
+        for p in [Point(x: 111, y: 121), Point(x: 159, y: 169), Point(x: 200, y: 250)] {
+            let hit = window.hitTest(p, with: nil)
+            #expect(hit === window.hitTest(p, with: nil))
+            if let hit, hit !== window { #expect(hit.bounds.contains(window.convert(p, to: hit))) }
+        }
+    }
+
     @Test func unhandledTouchesTravelUpTheResponderChain() {
         final class Catcher: ViewController {
             var caught = 0
