@@ -32,9 +32,21 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
+        // Layer 3: display backends.
+        .target(name: "HeadlessDisplay", dependencies: [
+            "KioskKit",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
+        // Layer 5: the runtime: run loop, backend choice, trace, the demo app.
+        .target(name: "KioskRuntime", dependencies: [
+            "KioskKit", "HeadlessDisplay",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Resources/logo.png")], swiftSettings: strict),
+
         // Layer 6: the executable.
         .executableTarget(name: "kiosk", dependencies: [
-            "KioskKit",
+            "KioskKit", "KioskRuntime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -43,5 +55,6 @@ let package = Package(
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "KioskKitTests", dependencies: ["KioskKit"], swiftSettings: strict),
+        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk"], swiftSettings: strict),
     ]
 )

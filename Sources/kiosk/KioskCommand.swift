@@ -1,5 +1,8 @@
 import ArgumentParser
+import Foundation
 import KioskKit
+import KioskRuntime
+import Logging
 
 /// `kiosk`: the kiosk runtime's command line.
 @main
@@ -7,14 +10,72 @@ struct KioskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "A kiosk runtime for embedded Linux: UIKit-style windows on DRM/KMS screens, touch through libinput.",
-        version: KioskVersion.string
+        version: KioskVersion.string,
+        subcommands: [Run.self],
+        defaultSubcommand: Run.self
     )
-
-    func run() throws {
-        print(Self.helpMessage())
-    }
 }
 
 enum KioskVersion {
     static let string = "0.1.0"
 }
+
+extension KioskCommand {
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the kiosk (the default command).",
+            discussion: """
+            With no display device (no /dev/dri/card*), or with --backend headless, the screens live in memory \
+            and every frame is written as a PNG per screen into the snapshot folder (default ./snapshots). \
+            SIGTERM or SIGINT (Ctrl-C) writes the last frames and stops.
+            """
+        )
+
+        @Option(help: "The display backend: \(RuntimeOptions.Backend.allCases.map(\.rawValue).joined(separator: ", ")).")
+        var backend: RuntimeOptions.Backend = .auto
+
+        @Option(name: .customLong("snapshot-dir"), help: "Where the headless backend writes <screen>.png.")
+        var snapshotDirectory: String = "snapshots"
+
+        @Option(name: .customLong("headless-screen"),
+                help: "A headless screen's mode, WxH or WxH@Hz; repeat for more screens (HEADLESS-1, HEADLESS-2, ...).")
+        var headlessScreens: [String] = ["1280x800"]
+
+        @Option(name: .customLong("trace"), help: "Write one JSON line per screen/window notification and per touch to FILE.")
+        var tracePath: String?
+
+        @Option(name: .customLong("exit-after"), help: "Stop after SECONDS (for demos and tests).")
+        var exitAfter: Double?
+
+        @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+        var logLevel: Logger.Level = .info
+
+        func run() throws {
+            var options = RuntimeOptions()
+            options.backend = backend
+            options.snapshotDirectory = snapshotDirectory
+            options.headlessScreens = headlessScreens
+            options.tracePath = tracePath
+            options.exitAfter = exitAfter
+            let level = logLevel
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+            // ArgumentParser calls run() on the main thread; the runtime lives on the main actor.
+            try MainActor.assumeIsolated {
+                let runtime = KioskRuntime(options: options, delegate: DemoApp())
+                do {
+                    try runtime.run()
+                } catch {
+                    FileHandle.standardError.write(Data("kiosk: error: \(error)\n".utf8))
+                    throw ExitCode(2)
+                }
+            }
+        }
+    }
+}
+
+extension RuntimeOptions.Backend: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

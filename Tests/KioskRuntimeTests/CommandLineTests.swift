@@ -1,0 +1,86 @@
+import Foundation
+import Graphics
+import Testing
+
+/// The built `kiosk` binary, run as a person would run it.
+@Suite struct CommandLineTests {
+    /// `.build/<config>/kiosk`, beside the test bundle.
+    static let binary: URL = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("kiosk").path) {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("kiosk")
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func kiosk(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read before waiting: a full pipe would block the child.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try Self.kiosk(["--version"])
+        #expect(version.status == 0 && version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        let help = try Self.kiosk(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: kiosk") && help.stdout.contains("run"))
+        let runHelp = try Self.kiosk(["run", "--help"])
+        #expect(runHelp.stdout.contains("--snapshot-dir") && runHelp.stdout.contains("--backend"))
+    }
+
+    /// The headless backend leaves a PNG per screen a person can open, showing the demo's three levels.
+    @Test func headlessRunWritesSnapshots() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("trace.jsonl")
+        let result = try Self.kiosk(["run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "0.5",
+                                     "--headless-screen", "1280x800", "--headless-screen", "640x480@50", "--trace", trace.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let main = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-1.png").path)
+        #expect(main.width == 1280 && main.height == 800)
+        // The status bar (dark) is at the top, the main window's light background below, the white alert in the middle.
+        #expect(main.pixel(x: 5, y: 5) & 0xFF < 0x40)                   // the dark status bar on top
+        #expect(main.pixel(x: 5, y: 300) & 0xFFFFFF == 0xF2F2F7)        // the main window's background
+        #expect(main.pixel(x: 640, y: 480) & 0xFFFFFF == 0xFFFFFF)      // the white alert in front
+        let second = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-2.png").path)
+        #expect(second.width == 640 && second.height == 480 && second.pixel(x: 5, y: 5) & 0xFFFFFF == 0xFFFFFF)
+        let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix(#"{"event":"screen.connect","screen":"HEADLESS-1","mode":"1280x800@60.000""#) })
+        #expect(lines.contains { $0.contains(#""event":"window.key","window":"welcome-alert","level":2000"#) })
+        #expect(lines.contains { $0.contains(#""event":"frame","screen":"HEADLESS-2""#) })
+        #expect(result.stderr.contains("headless"))
+    }
+
+    @Test func badHeadlessScreenIsAClearError() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Self.kiosk(["run", "--backend", "headless", "--snapshot-dir", folder.path, "--headless-screen", "big"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--headless-screen big: invalid; valid: WxH or WxH@Hz"))
+        let backend = try Self.kiosk(["run", "--backend", "vga"])
+        #expect(backend.status != 0 && backend.stderr.contains("auto") && backend.stderr.contains("headless"))
+    }
+}
