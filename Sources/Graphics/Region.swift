@@ -189,6 +189,13 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
 
+    /// Calls `body` with each of pixman's rectangles, without building an array.
+    func forEachBox(_ body: (pixman_box32_t) -> Void) {
+        var count: Int32 = 0
+        guard let boxes = pixman_region32_rectangles(storage.region, &count) else { return }
+        for index in 0..<Int(count) { body(boxes[index]) }
+    }
+
     /// For the Bitmap operations that hand the region to pixman (read-only).
     func withUnsafeRegion<R>(_ body: (UnsafeMutablePointer<pixman_region32_t>) throws -> R) rethrows -> R {
         try body(storage.region)
