@@ -1,0 +1,230 @@
+import CPangoCairo
+
+/// Drawing into a `Bitmap` with cairo, in the bitmap's pixel coordinates (y down) unless translated or
+/// scaled. Colours are blended over what is there (`CAIRO_OPERATOR_OVER`) except in `clear(_:)`.
+///
+/// cairo records the first error on the context and ignores every later call, so each method checks
+/// `cairo_status` and traps with the cairo text at the call that caused it: the errors a context can
+/// reach are programmer errors (an unbalanced `restore()`, a scale of 0) or out of memory.
+public final class DrawingContext {
+    /// The bitmap drawn into; kept alive by the context.
+    public let bitmap: Bitmap
+    /// `cairo_t *`
+    private let cr: OpaquePointer
+
+    /// Calls `cairo_create` on the bitmap's surface.
+    public init(bitmap: Bitmap) {
+        self.bitmap = bitmap
+        cr = cairo_create(bitmap.surface)!
+        check("cairo_create")
+    }
+
+    deinit {
+        cairo_destroy(cr)
+    }
+
+    // MARK: State
+
+    /// Pushes the transform, clip and drawing state. Calls `cairo_save`.
+    public func save() {
+        cairo_save(cr)
+        check("cairo_save")
+    }
+
+    /// Pops the state pushed by the matching `save()`; an unbalanced call traps. Calls `cairo_restore`.
+    public func restore() {
+        cairo_restore(cr)
+        check("cairo_restore")
+    }
+
+    /// Calls `cairo_translate`.
+    public func translateBy(x: Double, y: Double) {
+        cairo_translate(cr, x, y)
+        check("cairo_translate")
+    }
+
+    /// A scale of 0 (or not finite) traps: cairo would invalidate the context. Calls `cairo_scale`.
+    public func scaleBy(x: Double, y: Double) {
+        cairo_scale(cr, x, y)
+        check("cairo_scale")
+    }
+
+    /// Limits later drawing to `rect` (intersected with the current clip). Calls `cairo_clip`.
+    public func clip(to rect: Rect) {
+        cairo_new_path(cr)
+        addRect(rect)
+        cairo_clip(cr)
+        check("cairo_clip")
+    }
+
+    /// Limits later drawing to a rounded rectangle (antialiased edges). Calls `cairo_clip`.
+    public func clip(toRoundedRect rect: Rect, radius: Double) {
+        cairo_new_path(cr)
+        addRoundedRect(rect, radius: radius)
+        cairo_clip(cr)
+        check("cairo_clip")
+    }
+
+    // MARK: Shapes
+
+    /// Calls `cairo_rectangle` and `cairo_fill`.
+    public func fill(_ rect: Rect, color: Color) {
+        setSource(color)
+        cairo_new_path(cr)
+        addRect(rect)
+        cairo_fill(cr)
+        check("cairo_fill")
+    }
+
+    /// A rectangle with circular corners of `radius`, clamped to half the shorter side (as Core
+    /// Animation's `cornerRadius`). Calls `cairo_arc` and `cairo_fill`.
+    public func fillRoundedRect(_ rect: Rect, radius: Double, color: Color) {
+        setSource(color)
+        cairo_new_path(cr)
+        addRoundedRect(rect, radius: radius)
+        cairo_fill(cr)
+        check("cairo_fill")
+    }
+
+    /// A border drawn inside `rect`, as a `CALayer` border: the outer edge follows the rounded rect of
+    /// `radius`, the inner edge is the rect inset by `lineWidth` with radius `radius − lineWidth`.
+    /// Drawn as an even-odd fill between the two edges (rather than a stroke of the middle line) so the
+    /// corners match Core Animation's even when the radius is smaller than the line width.
+    /// Calls `cairo_set_fill_rule(CAIRO_FILL_RULE_EVEN_ODD)` and `cairo_fill`.
+    public func strokeRoundedRect(_ rect: Rect, radius: Double, lineWidth: Double, color: Color) {
+        let outer = rect.standardized
+        guard !outer.isEmpty, lineWidth > 0 else { return }
+        let outerRadius = clampedRadius(radius, in: outer)
+        cairo_save(cr)
+        setSource(color)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_new_path(cr)
+        addRoundedRect(outer, radius: outerRadius)
+        let inner = outer.insetBy(dx: lineWidth, dy: lineWidth)
+        if !inner.isEmpty { addRoundedRect(inner, radius: max(outerRadius - lineWidth, 0)) }
+        cairo_fill(cr)
+        cairo_restore(cr)
+        check("cairo_fill")
+    }
+
+    /// The ellipse inscribed in `rect`. Calls `cairo_arc` (in a scaled space) and `cairo_fill`.
+    public func fillEllipse(in rect: Rect, color: Color) {
+        let r = rect.standardized
+        guard !r.isEmpty else { return }  // a zero scale would invalidate the context
+        setSource(color)
+        cairo_save(cr)
+        cairo_translate(cr, r.midX, r.midY)
+        cairo_scale(cr, r.width / 2, r.height / 2)
+        cairo_new_path(cr)
+        cairo_arc(cr, 0, 0, 1, 0, 2 * Double.pi)
+        cairo_restore(cr)  // the path keeps its shape; the fill then uses the unscaled transform
+        cairo_fill(cr)
+        check("cairo_fill")
+    }
+
+    /// Makes `rect` transparent (black for `.xrgb8888`). Calls `cairo_set_operator(CAIRO_OPERATOR_CLEAR)`.
+    public func clear(_ rect: Rect) {
+        cairo_save(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_new_path(cr)
+        addRect(rect)
+        cairo_fill(cr)
+        cairo_restore(cr)
+        check("cairo_fill")
+    }
+
+    // MARK: Images and text
+
+    /// Draws all of `bitmap` scaled into `rect`, with `CAIRO_FILTER_GOOD` (box-filtered when shrinking,
+    /// bilinear when enlarging) and `CAIRO_EXTEND_PAD` so the edges stay sharp instead of fading into the
+    /// transparent outside. Calls `cairo_set_source_surface` and `cairo_fill` (`cairo_paint_with_alpha`
+    /// when `opacity < 1`).
+    public func draw(_ image: Bitmap, in rect: Rect, opacity: Double = 1) {
+        precondition(image !== bitmap, "DrawingContext.draw: a bitmap cannot be drawn into itself")
+        let r = rect.standardized
+        guard !r.isEmpty, image.width > 0, image.height > 0, opacity > 0 else { return }
+        cairo_save(cr)
+        cairo_translate(cr, r.minX, r.minY)
+        cairo_scale(cr, r.width / Double(image.width), r.height / Double(image.height))
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        let pattern = cairo_get_source(cr)
+        cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, 0, 0, Double(image.width), Double(image.height))
+        if opacity >= 1 {
+            cairo_fill(cr)
+        } else {
+            cairo_clip(cr)
+            cairo_paint_with_alpha(cr, opacity)
+        }
+        // Restoring also drops the pattern's reference to `image`'s surface.
+        cairo_restore(cr)
+        check("cairo_paint")
+    }
+
+    /// Draws `layout` in its colour with the top-left of its layout box at `point`.
+    /// Calls `pango_cairo_show_layout`.
+    public func draw(_ layout: TextLayout, at point: Point) {
+        cairo_save(cr)
+        if let clip = layout.drawingClip {
+            // Set before the move: cairo_clip consumes the path, current point included.
+            cairo_new_path(cr)
+            cairo_rectangle(cr, point.x + clip.minX, point.y + clip.minY, clip.width, clip.height)
+            cairo_clip(cr)
+        }
+        setSource(layout.color)
+        cairo_move_to(cr, point.x, point.y)
+        pango_cairo_show_layout(cr, layout.layout)
+        cairo_restore(cr)
+        check("pango_cairo_show_layout")
+    }
+
+    /// Finishes pending drawing so the pixels can be read. Calls `cairo_surface_flush`.
+    public func flush() {
+        cairo_surface_flush(bitmap.surface)
+    }
+
+    // MARK: Helpers
+
+    private func setSource(_ color: Color) {
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+    }
+
+    /// Appends to the path; callers start with `cairo_new_path` (the path is not part of the saved state
+    /// and `pango_cairo_show_layout` leaves its current point in it).
+    private func addRect(_ rect: Rect) {
+        if rect.isNull { return }  // an empty path: fills nothing, clips everything
+        let r = rect.standardized
+        cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+    }
+
+    private func clampedRadius(_ radius: Double, in rect: Rect) -> Double {
+        max(0, min(radius, rect.width / 2, rect.height / 2))
+    }
+
+    private func addRoundedRect(_ rect: Rect, radius: Double) {
+        if rect.isNull { return }
+        let r = rect.standardized
+        let radius = clampedRadius(radius, in: r)
+        if radius == 0 {
+            cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+            return
+        }
+        // Clockwise from the top-right corner (angles in cairo's y-down space).
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, r.maxX - radius, r.minY + radius, radius, -Double.pi / 2, 0)
+        cairo_arc(cr, r.maxX - radius, r.maxY - radius, radius, 0, Double.pi / 2)
+        cairo_arc(cr, r.minX + radius, r.maxY - radius, radius, Double.pi / 2, Double.pi)
+        cairo_arc(cr, r.minX + radius, r.minY + radius, radius, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    /// Traps on a cairo error, naming the call and cairo's text (`cairo_status_to_string`).
+    private func check(_ operation: StaticString) {
+        let status = cairo_status(cr)
+        if status != CAIRO_STATUS_SUCCESS {
+            fatalError("\(operation): \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+}

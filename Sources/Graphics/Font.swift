@@ -1,0 +1,54 @@
+import CPangoCairo
+
+/// A font request: a fontconfig family (or the generic `Sans`, `Serif`, `Monospace`), a size in pixels
+/// and a weight. pango picks the face, and falls back per character to any installed font that has the
+/// glyph (CJK, Arabic, ...), so the family is a preference, not a promise.
+public struct Font: Hashable, Sendable, CustomStringConvertible {
+    public enum Weight: Hashable, Sendable {
+        case regular, medium, bold
+
+        var pangoWeight: PangoWeight {
+            switch self {
+            case .regular: PANGO_WEIGHT_NORMAL
+            case .medium: PANGO_WEIGHT_MEDIUM
+            case .bold: PANGO_WEIGHT_BOLD
+            }
+        }
+    }
+
+    public var family: String
+    /// The em size in pixels (`pango_font_description_set_absolute_size`, so no DPI is involved).
+    public var size: Double
+    public var weight: Weight
+
+    public init(family: String = "Sans", size: Double, weight: Weight = .regular) {
+        self.family = family
+        self.size = size
+        self.weight = weight
+    }
+
+    /// The system font: fontconfig's `Sans` (DejaVu Sans on the kiosk image).
+    public static func system(size: Double, weight: Weight = .regular) -> Font {
+        Font(size: size, weight: weight)
+    }
+
+    public static func boldSystemFont(ofSize size: Double) -> Font {
+        Font(size: size, weight: .bold)
+    }
+
+    public var description: String { "\(family) \(formattedSize)px \(weight)" }
+
+    private var formattedSize: String {
+        size.rounded() == size && abs(size) < 1e9 ? String(Int(size)) : String(size)
+    }
+
+    /// A new `PangoFontDescription *` the caller frees with `pango_font_description_free`.
+    /// Calls `pango_font_description_new`, `..._set_family`, `..._set_absolute_size`, `..._set_weight`.
+    func makePangoDescription() -> OpaquePointer {
+        let description = pango_font_description_new()!
+        pango_font_description_set_family(description, family)
+        pango_font_description_set_absolute_size(description, max(size, 0) * Double(PANGO_SCALE))
+        pango_font_description_set_weight(description, weight.pangoWeight)
+        return description
+    }
+}

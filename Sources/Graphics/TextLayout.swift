@@ -1,0 +1,187 @@
+import CPangoCairo
+
+/// Where lines sit horizontally inside the layout width (as `NSTextAlignment`).
+public enum TextAlignment: Hashable, Sendable {
+    case left, center, right
+    /// Left for left-to-right paragraphs, right for right-to-left ones (Arabic, Hebrew).
+    case natural
+}
+
+/// What happens to text that does not fit the width (as `NSLineBreakMode`).
+public enum LineBreakMode: Hashable, Sendable {
+    /// Break between words; a word longer than the width breaks between characters
+    /// (`PANGO_WRAP_WORD_CHAR`).
+    case wordWrap
+    /// Break between any two characters (`PANGO_WRAP_CHAR`).
+    case charWrap
+    /// Wrap as `.wordWrap`; when `maxLines` cuts a paragraph short its last line ends in "…"
+    /// (`PANGO_ELLIPSIZE_END`). pango counts `maxLines` per paragraph here.
+    case truncatingTail
+    /// Break between words only (`PANGO_WRAP_WORD`); a word longer than the width is cut at the edge.
+    case clipping
+}
+
+/// A paragraph (or several, split by newlines) shaped and broken into lines by pango, ready to draw.
+///
+/// Any script lays out: pango itemizes the text, shapes it with HarfBuzz, applies the bidirectional
+/// algorithm (each paragraph's direction comes from its first strong character) and falls back per
+/// character to any installed font that covers it. `unknownGlyphCount` tells whether it found one for
+/// every character.
+///
+/// Sizes are in pixels. Metrics are hinted to whole pixels (`CAIRO_HINT_METRICS_ON`) with slight outline
+/// hinting and greyscale antialiasing, set on the context rather than taken from fontconfig or the desktop,
+/// so a layout measures and draws the same wherever the fonts are the same. (Greyscale, because subpixel
+/// RGB order would be wrong on a rotated panel.)
+///
+/// Not `Sendable`: the layout belongs to the thread that made it (pango's default font map is per thread).
+public final class TextLayout {
+    public let text: String
+    public let font: Font
+    public let color: Color
+    public let alignment: TextAlignment
+    public let lineBreakMode: LineBreakMode
+    /// The wrapping width in pixels; nil: lines break only at newlines.
+    public let width: Double?
+    /// The most lines shown; 0: no limit.
+    public let maxLines: Int
+
+    /// The logical extents of the shown lines in pixels: the widest line's advance width and the height from
+    /// the first line's top to the last shown line's bottom (line spacing included, ink overhang not).
+    public let size: Size
+    /// The number of lines shown (after `maxLines`).
+    public let lineCount: Int
+    /// Distance in pixels from the top of the layout to the first line's baseline.
+    public let baseline: Double
+    /// Characters no installed font could draw (each shown as a hex box): 0 means the text really renders.
+    /// Reads `pango_layout_get_unknown_glyphs_count`.
+    public let unknownGlyphCount: Int
+
+    /// `PangoLayout *`
+    let layout: OpaquePointer
+    /// Where drawing is cut, in layout coordinates, when `maxLines` or `.clipping` hides part of the layout.
+    let drawingClip: Rect?
+
+    /// Lays `text` out. Calls `pango_layout_new` on this thread's context, `pango_layout_set_text`,
+    /// `pango_layout_set_width`, `pango_layout_set_wrap`, `pango_layout_set_ellipsize`,
+    /// `pango_layout_set_height`, `pango_layout_set_alignment` and `pango_layout_get_extents`.
+    public init(text: String, font: Font, color: Color = .black, alignment: TextAlignment = .natural,
+                lineBreakMode: LineBreakMode = .wordWrap, width: Double? = nil, maxLines: Int = 0) {
+        precondition(maxLines >= 0, "TextLayout: maxLines \(maxLines) is negative")
+        self.text = text
+        self.font = font
+        self.color = color
+        self.alignment = alignment
+        self.lineBreakMode = lineBreakMode
+        self.width = width
+        self.maxLines = maxLines
+
+        let layout = pango_layout_new(PangoThreadContext.current)!
+        self.layout = layout
+        let description = font.makePangoDescription()
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+        // An explicit byte length: a Swift string may contain NUL, which pango then treats as invalid
+        // UTF-8 and draws as a box instead of cutting the text short.
+        var text = text
+        text.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(utf8.count)) }
+        }
+
+        if let width {
+            pango_layout_set_width(layout, Self.pangoUnits(max(width, 0)))
+            switch lineBreakMode {
+            case .wordWrap:
+                pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            case .charWrap:
+                pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
+            case .truncatingTail:
+                pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+                if maxLines > 0 {
+                    pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+                    // A negative height is pango's "at most this many lines per paragraph".
+                    pango_layout_set_height(layout, -Int32(clamping: maxLines))
+                }
+            case .clipping:
+                pango_layout_set_wrap(layout, PANGO_WRAP_WORD)
+            }
+        }
+        Self.setAlignment(alignment, of: layout)
+
+        // Metrics of the lines shown. pango itself can only limit lines when it ellipsizes, so for the other
+        // modes (and for several paragraphs) the limit is ours: measure the first maxLines lines and clip.
+        let totalLines = Int(pango_layout_get_line_count(layout))
+        var logical = PangoRectangle()
+        var clip: Rect?
+        if maxLines > 0 && totalLines > maxLines {
+            logical = Self.extentsOfLines(layout, count: maxLines)
+            clip = Rect(x: -Self.unboundedClip / 2, y: 0, width: Self.unboundedClip,
+                        height: Double(logical.y + logical.height) / Double(PANGO_SCALE))
+            lineCount = maxLines
+        } else {
+            pango_layout_get_extents(layout, nil, &logical)
+            lineCount = totalLines
+        }
+        var size = Size(width: Double(logical.width) / Double(PANGO_SCALE),
+                        height: Double(logical.y + logical.height) / Double(PANGO_SCALE))
+        if lineBreakMode == .clipping, let width {
+            let limit = max(width, 0)
+            size.width = min(size.width, limit)
+            let vertical = clip ?? Rect(x: 0, y: -Self.unboundedClip / 2, width: 0, height: Self.unboundedClip)
+            clip = Rect(x: 0, y: vertical.minY, width: limit, height: vertical.height)
+        }
+        self.size = size
+        drawingClip = clip
+        baseline = Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+        unknownGlyphCount = Int(pango_layout_get_unknown_glyphs_count(layout))
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(layout))
+    }
+
+    /// A clip this wide never cuts anything a kiosk shows; finite so cairo's fixed-point math stays exact.
+    private static let unboundedClip: Double = 4_194_304  // 2^22, inside cairo's 24.8 fixed-point range
+
+    private static func pangoUnits(_ pixels: Double) -> Int32 {
+        Int32(clamping: Int64((pixels * Double(PANGO_SCALE)).rounded()))
+    }
+
+    /// `.natural` is pango's own behaviour with `auto_dir` (its default): `PANGO_ALIGN_LEFT` means "start",
+    /// mirrored for a paragraph whose direction differs from the context's left-to-right base. Physical
+    /// `.left`/`.right` undo that mirror when the first paragraph is right-to-left (pango aligns the whole
+    /// layout with one setting, so mixed-direction paragraphs follow the first).
+    /// Calls `pango_layout_line_get_resolved_direction` and `pango_layout_set_alignment`.
+    private static func setAlignment(_ alignment: TextAlignment, of layout: OpaquePointer) {
+        let pangoAlignment: PangoAlignment
+        switch alignment {
+        case .natural: pangoAlignment = PANGO_ALIGN_LEFT
+        case .center: pangoAlignment = PANGO_ALIGN_CENTER
+        case .left, .right:
+            let firstLine = pango_layout_get_line_readonly(layout, 0)
+            let rtl = firstLine.map { line in
+                let direction = pango_layout_line_get_resolved_direction(line)
+                return direction == PANGO_DIRECTION_RTL || direction == PANGO_DIRECTION_WEAK_RTL
+            } ?? false
+            pangoAlignment = (alignment == .left) != rtl ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
+        }
+        pango_layout_set_alignment(layout, pangoAlignment)
+    }
+
+    /// The union of the logical extents of the first `count` lines (pango units, layout coordinates).
+    /// Walks them with `pango_layout_iter_get_line_extents`.
+    private static func extentsOfLines(_ layout: OpaquePointer, count: Int) -> PangoRectangle {
+        let iterator = pango_layout_get_iter(layout)!
+        defer { pango_layout_iter_free(iterator) }
+        var minX = Int32.max, maxX = Int32.min, minY = Int32.max, maxY = Int32.min
+        for index in 0..<count {
+            var line = PangoRectangle()
+            pango_layout_iter_get_line_extents(iterator, nil, &line)
+            minX = min(minX, line.x)
+            maxX = max(maxX, line.x + line.width)
+            minY = min(minY, line.y)
+            maxY = max(maxY, line.y + line.height)
+            if index < count - 1 && pango_layout_iter_next_line(iterator) == 0 { break }
+        }
+        return PangoRectangle(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}

@@ -1,0 +1,151 @@
+import CPangoCairo
+@testable import Graphics
+import Testing
+
+@Suite struct TextLayoutTests {
+    static let samples: [(name: String, text: String)] = [
+        ("Latin", "Hello, world! Ça va?"),
+        ("Chinese", "你好，世界"),
+        ("Arabic", "مرحبا بالعالم"),
+    ]
+
+    /// Draws `layout` at (0, 0) into a bitmap that fits it.
+    static func render(_ layout: TextLayout, width: Int? = nil) -> Bitmap {
+        let bitmap = Bitmap(width: width ?? Int(layout.size.width.rounded(.up)) + 4,
+                            height: Int(layout.size.height.rounded(.up)) + 4)
+        DrawingContext(bitmap: bitmap).draw(layout, at: Point(x: 0, y: 0))
+        return bitmap
+    }
+
+    @Test(arguments: samples)
+    func everyScriptFindsAFontAndDraws(name: String, text: String) {
+        let layout = TextLayout(text: text, font: .system(size: 24), color: .black)
+        #expect(layout.unknownGlyphCount == 0, "\(name): characters without a font")
+        #expect(layout.size.width > 0 && layout.size.height > 0)
+        #expect(layout.lineCount == 1)
+        #expect(layout.baseline > 0 && layout.baseline < layout.size.height)
+        let bitmap = Self.render(layout)
+        #expect(bitmap.inkPixelCount > 50, "\(name): too few pixels drawn")
+    }
+
+    @Test func sizeGrowsWithFontSize() {
+        let small = TextLayout(text: "Kiosk", font: .system(size: 12))
+        let large = TextLayout(text: "Kiosk", font: .boldSystemFont(ofSize: 36))
+        #expect(large.size.width > 2.5 * small.size.width)
+        #expect(large.size.height > 2.5 * small.size.height)
+    }
+
+    @Test func missingGlyphsAreCounted() {
+        // A private-use character no installed font covers.
+        let layout = TextLayout(text: "a\u{F8FF}\u{F8FE}", font: .system(size: 16))
+        #expect(layout.unknownGlyphCount == 2)
+    }
+
+    static let longText = "The quick brown fox jumps over the lazy dog while the kiosk waits for a touch."
+
+    @Test func wrappingAtAWidthGivesMoreLines() {
+        let unwrapped = TextLayout(text: Self.longText, font: .system(size: 16))
+        let wrapped = TextLayout(text: Self.longText, font: .system(size: 16), width: 150)
+        #expect(unwrapped.lineCount == 1)
+        #expect(wrapped.lineCount > 2)
+        #expect(wrapped.size.width <= 150)
+        #expect(wrapped.size.height > 2 * unwrapped.size.height)
+        let chinese = TextLayout(text: String(repeating: "你好，世界", count: 6), font: .system(size: 16), width: 100)
+        #expect(chinese.lineCount > 2)
+        #expect(chinese.unknownGlyphCount == 0)
+    }
+
+    @Test func newlinesBreakWithoutWidth() {
+        #expect(TextLayout(text: "one\ntwo\nthree", font: .system(size: 14)).lineCount == 3)
+    }
+
+    @Test(arguments: [LineBreakMode.wordWrap, .charWrap, .truncatingTail, .clipping])
+    func maxLinesLimitsLinesAndHeight(mode: LineBreakMode) {
+        let all = TextLayout(text: Self.longText, font: .system(size: 16), lineBreakMode: mode, width: 150)
+        let two = TextLayout(text: Self.longText, font: .system(size: 16), lineBreakMode: mode, width: 150, maxLines: 2)
+        #expect(all.lineCount > 2)
+        #expect(two.lineCount == 2)
+        #expect(two.size.height < all.size.height)
+        #expect(abs(two.size.height - 2 * all.size.height / Double(all.lineCount)) < 2)
+        // Nothing is drawn below the second line.
+        let bitmap = Self.render(two, width: 160)
+        let ink = bitmap.inkBounds!
+        #expect(Double(ink.maxY) < two.size.height + 1)
+    }
+
+    @Test func truncatingTailEndsInAnEllipsis() {
+        let one = TextLayout(text: Self.longText, font: .system(size: 16), lineBreakMode: .truncatingTail,
+                             width: 150, maxLines: 1)
+        #expect(one.lineCount == 1)
+        #expect(one.size.width <= 150)
+        #expect(one.unknownGlyphCount == 0)
+    }
+
+    @Test func clippingCutsAtTheWidth() {
+        let layout = TextLayout(text: "Supercalifragilisticexpialidocious", font: .system(size: 20),
+                                lineBreakMode: .clipping, width: 60)
+        #expect(layout.lineCount == 1)
+        #expect(layout.size.width == 60)
+        let bitmap = Self.render(layout, width: 200)
+        #expect(bitmap.inkBounds!.maxX < 60)
+        let wrapped = TextLayout(text: "Supercalifragilisticexpialidocious", font: .system(size: 20), width: 60)
+        #expect(wrapped.lineCount > 1)  // .wordWrap breaks the long word between characters instead
+    }
+
+    // MARK: Direction and alignment
+
+    static let boxWidth = 300
+
+    static func inkColumns(_ text: String, alignment: TextAlignment) -> (minX: Int, maxX: Int) {
+        let layout = TextLayout(text: text, font: .system(size: 20), alignment: alignment, width: Double(boxWidth))
+        let ink = render(layout, width: boxWidth + 20).inkBounds!
+        return (ink.minX, ink.maxX)
+    }
+
+    @Test func rightToLeftParagraphWithNaturalAlignmentEndsAtTheRightEdge() {
+        let arabic = Self.inkColumns("مرحبا بالعالم", alignment: .natural)
+        #expect(arabic.maxX >= Self.boxWidth - 4 && arabic.maxX < Self.boxWidth)
+        #expect(arabic.minX > 100)
+        let latin = Self.inkColumns("Hello world", alignment: .natural)
+        #expect(latin.minX <= 3)
+        #expect(latin.maxX < 200)
+    }
+
+    @Test func explicitAlignmentIsPhysical() {
+        let arabicLeft = Self.inkColumns("مرحبا بالعالم", alignment: .left)
+        #expect(arabicLeft.minX <= 3)
+        let latinRight = Self.inkColumns("Hello world", alignment: .right)
+        #expect(latinRight.maxX >= Self.boxWidth - 4 && latinRight.maxX < Self.boxWidth)
+        let arabicRight = Self.inkColumns("مرحبا بالعالم", alignment: .right)
+        #expect(arabicRight.maxX >= Self.boxWidth - 4)
+        let centered = Self.inkColumns("Hello world", alignment: .center)
+        #expect(abs((centered.minX + centered.maxX) / 2 - Self.boxWidth / 2) <= 3)
+    }
+
+    /// The Arabic letters come out right to left: pango resolves the paragraph as RTL and places the first
+    /// letter (meem, م) at the right end of the line, the last (alef, ا) at the left.
+    @Test func arabicIsLaidOutRightToLeft() {
+        let layout = TextLayout(text: "مرحبا", font: .system(size: 40), alignment: .left)
+        #expect(pango_layout_get_direction(layout.layout, 0) == PANGO_DIRECTION_RTL)
+        var first = PangoRectangle(), last = PangoRectangle()
+        pango_layout_index_to_pos(layout.layout, 0, &first)  // each letter is 2 UTF-8 bytes
+        pango_layout_index_to_pos(layout.layout, 8, &last)
+        #expect(first.x > last.x)
+        #expect(Double(first.x) / Double(PANGO_SCALE) > layout.size.width / 2)
+        let latin = TextLayout(text: "Hello", font: .system(size: 40))
+        pango_layout_index_to_pos(latin.layout, 0, &first)
+        pango_layout_index_to_pos(latin.layout, 4, &last)
+        #expect(first.x < last.x)
+    }
+
+    @Test func layoutsWorkOnOtherThreads() async {
+        let sizes = await withTaskGroup(of: Double.self) { group in
+            for _ in 0..<4 {
+                group.addTask { TextLayout(text: "你好 Hello مرحبا", font: .system(size: 18)).size.width }
+            }
+            return await group.reduce(into: [Double]()) { $0.append($1) }
+        }
+        #expect(Set(sizes).count == 1)
+        #expect(sizes[0] > 0)
+    }
+}
