@@ -21,10 +21,12 @@ let package = Package(
                        providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
         .target(name: "Graphics", dependencies: ["Geometry", "CPixman", "CPangoCairo"], swiftSettings: strict),
+        .target(name: "DRM", dependencies: ["CDRM"], swiftSettings: strict),
 
         // Layer 4: the UIKit-style window model, pure Swift on the main actor.
         .target(name: "KioskKit", dependencies: [
@@ -51,6 +53,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
+        .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -1,0 +1,95 @@
+import CDRM
+
+/// What a connector looked like when it was read (`drmModeGetConnector`): name, state, modes, size, and
+/// the CRTCs it can be driven by.
+public struct DRMConnector: Sendable, Identifiable {
+    public enum Status: String, Sendable {
+        case connected, disconnected, unknown
+    }
+
+    public let id: DRMConnectorID
+    /// `DRM_MODE_CONNECTOR_*`.
+    public let type: UInt32
+    /// The number after the type in the name; the kernel counts it per type across all cards.
+    public let typeIndex: UInt32
+    public let status: Status
+    public let modes: [DRMModeInfo]
+    public let physicalWidthMillimeters: Int
+    public let physicalHeightMillimeters: Int
+    /// The encoder driving it now, if any.
+    public let encoderID: DRMEncoderID?
+    /// The CRTCs that can drive it (`drmModeConnectorGetPossibleCrtcs`).
+    public let possibleCRTCs: [DRMCRTCID]
+    public let properties: [DRMProperty]
+
+    /// The kernel's name, as in `/sys/class/drm/card0-HDMI-A-1`: `HDMI-A-1`, `eDP-1`, `Virtual-2`.
+    public var name: String { "\(Self.typeName(type))-\(typeIndex)" }
+
+    /// `HDMI-A` for `DRM_MODE_CONNECTOR_HDMIA` (`drmModeGetConnectorTypeName`), `Unknown<n>` for a type
+    /// this libdrm does not know.
+    public static func typeName(_ type: UInt32) -> String {
+        drmModeGetConnectorTypeName(type).map { String(cString: $0) } ?? "Unknown\(type)"
+    }
+
+    public func property(named name: String) -> DRMProperty? { properties.first { $0.name == name } }
+
+    /// The connector's types that are a panel built into the device (eDP, DSI, LVDS, DPI).
+    public var isBuiltInPanel: Bool {
+        ["eDP", "DSI", "LVDS", "DPI"].contains(Self.typeName(type))
+    }
+
+    public init(id: DRMConnectorID, type: UInt32, typeIndex: UInt32, status: Status, modes: [DRMModeInfo],
+                physicalWidthMillimeters: Int, physicalHeightMillimeters: Int, encoderID: DRMEncoderID?,
+                possibleCRTCs: [DRMCRTCID], properties: [DRMProperty]) {
+        self.id = id
+        self.type = type
+        self.typeIndex = typeIndex
+        self.status = status
+        self.modes = modes
+        self.physicalWidthMillimeters = physicalWidthMillimeters
+        self.physicalHeightMillimeters = physicalHeightMillimeters
+        self.encoderID = encoderID
+        self.possibleCRTCs = possibleCRTCs
+        self.properties = properties
+    }
+}
+
+/// A KMS property of an object and its current value (`drmModeObjectGetProperties` + `drmModeGetProperty`).
+public struct DRMProperty: Sendable {
+    public enum Kind: Sendable {
+        case range
+        case enumeration([(name: String, value: UInt64)])
+        case blob
+        case object
+        case other
+    }
+
+    public let id: DRMPropertyID
+    public let name: String
+    public let value: UInt64
+    public let kind: Kind
+
+    /// For an enum property, the name of its current value (`"Bad"` for `link-status`).
+    public var enumName: String? {
+        guard case .enumeration(let cases) = kind else { return nil }
+        return cases.first { $0.value == value }?.name
+    }
+}
+
+/// A CRTC's state (`drmModeGetCrtc`): what it scans out now, kept to restore it on exit.
+public struct DRMCRTCState: Sendable {
+    public let id: DRMCRTCID
+    public let framebuffer: DRMFramebufferID?
+    public let x: UInt32
+    public let y: UInt32
+    public let mode: DRMModeInfo?
+}
+
+/// A plane (`drmModeGetPlane`) and its type (`type` property: 0 overlay, 1 primary, 2 cursor).
+public struct DRMPlane: Sendable {
+    public let id: DRMPlaneID
+    public let possibleCRTCs: [DRMCRTCID]
+    public let currentCRTC: DRMCRTCID?
+    public let isPrimary: Bool
+    public let properties: [DRMProperty]
+}
