@@ -1,0 +1,497 @@
+"""Build the guest (kernel, initramfs, extras tree) from Debian packages, cached.
+
+Nothing is installed on the host: the kernel and the guest-only packages are fetched with
+`apt-get download` and unpacked with `dpkg-deb -x` into the cache. The recipe this follows, with
+the measurements behind it, is shared/vm/README.md.
+
+Cache layout (`KIOSK_VM_CACHE`, default `~/.cache/kiosk-vm`):
+
+    debs/                     downloaded .debs, shared by every build (a rebuild does not re-download)
+    <key>/vmlinux             the kernel, uncompressed, booted through its PVH entry (see
+                              extract_pvh_vmlinux; vmlinuz, the bzImage, if that is not possible)
+    <key>/initrd.cpio         busybox + init.sh + the kernel modules below (uncompressed: under TCG a
+                              gzip'd initramfs costs boot time and saves nothing here)
+    <key>/extras/             guest-only packages + our helpers, exported to the guest as a 9p share
+                              and layered above the host root
+    <key>/image.json          what went in (versions, packages, modules)
+
+<key> = `<kernel package>_<kernel version>-<hash>`; the hash covers every build input (this file,
+init.sh, agent.py, the C helpers, the package list and the versions apt resolved for it), so a
+kernel security update or an edited helper makes a new build, and an unchanged tree reuses the old.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import hashlib
+import json
+import lzma
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SYSTEM_DIR = HERE.parent                      # Tests/System
+GUEST_SRC = SYSTEM_DIR / "guest"              # C helpers for the guest
+REPO_ROOT = SYSTEM_DIR.parent.parent
+
+# Guest-only packages (never installed on the host). Only those the host lacks are fetched, with their
+# dependencies: `apt-get install -s` works that out against the host's installed set, which is exactly
+# the set the guest sees since it shares the host's root.
+GUEST_PACKAGES = [
+    "udev",            # systemd-udevd + udevadm (the host, a container, has no udev)
+    "libinput-tools",  # libinput list-devices / debug-events
+    "libdrm-tests",    # modetest
+    "drm-info",        # drm_info
+    "evemu-tools",     # evemu-record / evemu-device
+    "evtest",
+    "seatd",           # for later seat tests; libseat's builtin backend needs nothing
+]
+
+# Kernel modules loaded by the initramfs (their dependency closures are added). virtio_pci is the bus
+# the others sit on; virtio_console carries the agent channel.
+MODULES = [
+    "virtio_pci", "virtio_console", "virtio_gpu", "bochs", "uinput", "evdev", "virtio_input",
+    "9p", "9pnet_virtio", "overlay",
+]
+
+# Helpers compiled on the host into extras/usr/lib/kioskvm/bin (on the guest's PATH).
+HELPERS = {
+    "touchplay": (["touchplay.c"], ["-lm"]),
+    "drmframe": (["drmframe.c"], ["-I/usr/include/libdrm", "-ldrm"]),
+}
+
+GUEST_LIB = "/usr/lib/kioskvm"                # where extras put agent.py and bin/ in the guest
+GUEST_BIN = GUEST_LIB + "/bin"
+
+APT_OPTS = [
+    # The dpkg lock may be held by another session's apt-get (seen on these machines).
+    "-o", "DPkg::Lock::Timeout=600",
+    # Downloads into a root-owned cache dir: without this apt warns that '_apt' cannot write there.
+    "-o", "APT::Sandbox::User=root",
+]
+
+
+class BuildError(RuntimeError):
+    """The guest could not be built (no kernel package, no apt, a helper did not compile...)."""
+
+
+@dataclass
+class Image:
+    key: str
+    dir: Path
+    kernel: Path
+    initrd: Path
+    extras: Path
+    kernel_release: str
+    built_now: bool = False
+
+    @property
+    def guest_bin(self) -> str:
+        return GUEST_BIN
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("KIOSK_VM_CACHE") or Path.home() / ".cache" / "kiosk-vm")
+
+
+def _log(msg: str) -> None:
+    print(f"kioskvm-build: {msg}", file=sys.stderr, flush=True)
+
+
+def _run(cmd, **kw) -> subprocess.CompletedProcess:
+    kw.setdefault("check", True)
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    kw.setdefault("text", True)
+    try:
+        return subprocess.run(cmd, **kw)
+    except FileNotFoundError as e:
+        raise BuildError(f"{cmd[0]} not found (see Tests/System/host-packages.txt)") from e
+    except subprocess.CalledProcessError as e:
+        raise BuildError(f"{' '.join(map(str, cmd))} failed ({e.returncode}):\n{e.stderr or e.stdout}") from e
+
+
+# ---------------------------------------------------------------------------------------------- apt
+
+def _apt_lists_present() -> bool:
+    return bool(glob.glob("/var/lib/apt/lists/*_Packages*"))
+
+
+def _apt_update() -> None:
+    _log("apt-get update")
+    _run(["apt-get", *APT_OPTS, "update"], stdout=subprocess.DEVNULL)
+
+
+def ensure_apt_lists() -> None:
+    # On a fresh machine `apt-cache depends` finds nothing until `apt-get update` has run once.
+    if not _apt_lists_present():
+        _apt_update()
+
+
+def resolve_kernel() -> tuple[str, str]:
+    """(package, version) of the kernel linux-image-amd64 currently points at, e.g.
+    ('linux-image-6.1.0-56-amd64', '6.1.192-2'). Resolved at every run: it follows security updates."""
+    out = _run(["apt-cache", "depends", "linux-image-amd64"]).stdout
+    names = [l.split(":", 1)[1].strip() for l in out.splitlines() if l.strip().startswith("Depends:")]
+    names = [n for n in names if n.startswith("linux-image-") and not n.startswith("<")]
+    if not names:
+        raise BuildError(f"apt-cache depends linux-image-amd64 names no kernel:\n{out}")
+    name = names[0]
+    show = _run(["apt-cache", "show", "--no-all-versions", name]).stdout
+    version = next((l.split(":", 1)[1].strip() for l in show.splitlines() if l.startswith("Version:")), None)
+    if not version:
+        raise BuildError(f"apt-cache show {name}: no Version")
+    return name, version
+
+
+def resolve_missing(packages: list[str]) -> list[tuple[str, str]]:
+    """The packages (with their dependencies) the host lacks, as (name, version), per apt's dry run."""
+    out = _run(["apt-get", "install", "-s", "--no-install-recommends", *packages],
+               env={**os.environ, "LC_ALL": "C"}).stdout
+    result = []
+    for line in out.splitlines():
+        # "Inst udev (252.39-1~deb12u2 Debian-Security:12/stable-security [amd64])"
+        if line.startswith("Inst "):
+            parts = line.split()
+            result.append((parts[1], parts[2].lstrip("(")))
+    return sorted(result)
+
+
+def _deb_glob(debs: Path, name: str, version: str) -> list[str]:
+    # apt-get download names files NAME_VERSION_ARCH.deb with ':' (epoch) written as '%3a'.
+    return glob.glob(str(debs / f"{name}_{version.replace(':', '%3a')}_*.deb"))
+
+
+def download(pkgs: list[tuple[str, str]], debs: Path) -> list[Path]:
+    debs.mkdir(parents=True, exist_ok=True)
+    missing = [(n, v) for n, v in pkgs if not _deb_glob(debs, n, v)]
+    if missing:
+        _log(f"apt-get download {len(missing)} package(s)")
+        args = ["apt-get", *APT_OPTS, "download", *[f"{n}={v}" for n, v in missing]]
+        try:
+            _run(args, cwd=debs)
+        except BuildError:
+            # Stale lists: the version apt knows was replaced on the mirror. Refresh once and retry.
+            _apt_update()
+            _run(args, cwd=debs)
+    files = []
+    for n, v in pkgs:
+        found = _deb_glob(debs, n, v)
+        if not found:
+            raise BuildError(f"apt-get download {n}={v} left no .deb in {debs}")
+        files.append(Path(found[0]))
+    return files
+
+
+# --------------------------------------------------------------------------------------------- key
+
+def _input_files() -> list[Path]:
+    files = [HERE / "build.py", HERE / "init.sh", HERE / "agent.py"]
+    for sources, _ in HELPERS.values():
+        files += [GUEST_SRC / s for s in sources]
+    return files
+
+
+def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]]) -> str:
+    h = hashlib.sha256()
+    for f in _input_files():
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    h.update(json.dumps([GUEST_PACKAGES, MODULES, sorted(HELPERS), extras, kernel]).encode())
+    name, version = kernel
+    return f"{name}_{version}-{h.hexdigest()[:12]}".replace(":", "_").replace("/", "_")
+
+
+# -------------------------------------------------------------------------------------------- cpio
+
+class Cpio:
+    """A tiny writer for the kernel's initramfs format (cpio 'newc'). Written here rather than
+    calling cpio(1) so that device nodes (/dev/console) can go in without mknod on the host."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.ino = 1000
+
+    def _entry(self, name: str, mode: int, body: bytes = b"", rdev=(0, 0), nlink=1) -> None:
+        self.ino += 1
+        name_b = name.lstrip("/").encode() + b"\0"
+        fields = [self.ino, mode, 0, 0, nlink, 0, len(body), 0, 0, rdev[0], rdev[1], len(name_b), 0]
+        self.data += b"070701" + b"".join(b"%08X" % f for f in fields) + name_b
+        self.data += b"\0" * (-len(self.data) % 4)
+        self.data += body
+        self.data += b"\0" * (-len(self.data) % 4)
+
+    def dir(self, name: str, perm=0o755) -> None:
+        self._entry(name, 0o040000 | perm, nlink=2)
+
+    def file(self, name: str, body: bytes, perm=0o644) -> None:
+        self._entry(name, 0o100000 | perm, body)
+
+    def symlink(self, name: str, target: str) -> None:
+        self._entry(name, 0o120777, target.encode())
+
+    def chardev(self, name: str, major: int, minor: int, perm=0o600) -> None:
+        self._entry(name, 0o020000 | perm, rdev=(major, minor))
+
+    def finish(self) -> bytes:
+        self._entry("TRAILER!!!", 0)
+        return bytes(self.data)
+
+
+# ------------------------------------------------------------------------------------- PVH kernel
+
+def _has_pvh_note(elf: bytes) -> bool:
+    """Does this ELF64 carry XEN_ELFNOTE_PHYS32_ENTRY (the PVH entry point QEMU boots directly)?"""
+    if elf[:4] != b"\x7fELF" or elf[4] != 2:
+        return False
+    phoff, = struct.unpack_from("<Q", elf, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
+    for i in range(phnum):
+        p_type, _, p_offset, _, _, p_filesz = struct.unpack_from("<IIQQQQ", elf, phoff + i * phentsize)
+        if p_type != 4:                                   # PT_NOTE
+            continue
+        pos, end = p_offset, p_offset + p_filesz
+        while pos + 12 <= end:
+            namesz, descsz, ntype = struct.unpack_from("<III", elf, pos)
+            name = elf[pos + 12:pos + 12 + namesz]
+            if name == b"Xen\0" and ntype == 18:          # XEN_ELFNOTE_PHYS32_ENTRY
+                return True
+            pos += 12 + (namesz + 3) // 4 * 4 + (descsz + 3) // 4 * 4
+    return False
+
+
+def extract_pvh_vmlinux(bzimage: Path, out: Path) -> bool:
+    """Unpack the ELF vmlinux from a bzImage, if it can be booted through PVH.
+
+    Why: Debian's bzImage is xz-compressed (CONFIG_KERNEL_XZ) and under TCG the real-mode setup plus
+    in-guest decompression cost 3-7 s before the kernel's clock even starts (measured here: host boot
+    time minus guest uptime went from 4.6-8.2 s to 0.9-1.5 s). QEMU boots an uncompressed vmlinux that
+    has a PVH entry note (CONFIG_PVH=y in Debian's config) directly with -kernel. Returns False (and
+    the bzImage is used) when the payload is not xz/gzip or the note is missing."""
+    data = bzimage.read_bytes()
+    elf = None
+    i = data.find(b"\xfd7zXZ\x00")
+    if i >= 0:
+        try:
+            elf = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(data[i:])
+        except lzma.LZMAError:
+            elf = None
+    if elf is None:
+        i = data.find(b"\x1f\x8b\x08")
+        if i >= 0:
+            try:
+                elf = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[i:])
+            except zlib.error:
+                elf = None
+    if not elf or not _has_pvh_note(elf):
+        return False
+    out.write_bytes(elf)
+    return True
+
+
+# ------------------------------------------------------------------------------------------- build
+
+def _merge_tree(src: Path, dst: Path) -> None:
+    """Move src's entries into dst, merging directories (never following symlinks)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for entry in list(src.iterdir()):
+        target = dst / entry.name
+        if entry.is_dir() and not entry.is_symlink() and target.is_dir() and not target.is_symlink():
+            _merge_tree(entry, target)
+        else:
+            if target.is_symlink() or target.exists():
+                if target.is_dir() and not target.is_symlink():
+                    shutil.rmtree(target)
+                else:
+                    target.unlink()
+            os.rename(entry, target)
+    src.rmdir()
+
+
+def _usr_merge(root: Path) -> None:
+    # Debian 12 is usr-merged (/lib -> usr/lib) but unpacked debs still ship /lib, /bin...: a real lib/
+    # in an upper overlay layer hides the host's symlink and breaks the dynamic loader (recipe, gotchas).
+    for d in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        p = root / d
+        if p.is_dir() and not p.is_symlink():
+            _merge_tree(p, root / "usr" / d)
+
+
+def _module_closure(kdir: Path, release: str) -> list[Path]:
+    ordered: list[Path] = []
+    for m in MODULES:
+        out = _run(["modprobe", "-S", release, "-d", str(kdir), "--show-depends", m]).stdout
+        for line in out.splitlines():
+            # "insmod /path/x.ko [params]"; "builtin x" lines need nothing
+            if line.startswith("insmod "):
+                p = Path(line.split()[1])
+                if p not in ordered:
+                    ordered.append(p)
+    return ordered
+
+
+def _build_initrd(kdir: Path, release: str, out: Path) -> list[str]:
+    busybox = shutil.which("busybox", path="/usr/bin:/bin") or "/bin/busybox"
+    if not Path(busybox).exists():
+        raise BuildError("busybox not found: install busybox-static")
+    kind = _run(["file", "-b", busybox], check=False).stdout if shutil.which("file") else ""
+    if kind and "statically linked" not in kind:
+        raise BuildError(f"{busybox} is not static: install busybox-static")
+    c = Cpio()
+    for d in ("bin", "dev", "proc", "sys", "mnt", "newroot", "lib", "lib/modules"):
+        c.dir(d)
+    c.chardev("dev/console", 5, 1)   # the kernel opens it for init's stdio before anything mounts
+    c.chardev("dev/null", 1, 3)
+    c.file("bin/busybox", Path(busybox).read_bytes(), 0o755)
+    c.file("init", (HERE / "init.sh").read_bytes(), 0o755)
+    modules = _module_closure(kdir, release)
+    names = []
+    for p in modules:
+        c.file(f"lib/modules/{p.name}", p.read_bytes())
+        names.append(p.name)
+    c.file("modules.list", ("\n".join(names) + "\n").encode())
+    out.write_bytes(c.finish())
+    return names
+
+
+def _compile_helpers(extras: Path) -> None:
+    bindir = extras / GUEST_BIN.lstrip("/")
+    bindir.mkdir(parents=True, exist_ok=True)
+    for name, (sources, flags) in HELPERS.items():
+        cmd = ["gcc", "-O2", "-g", "-Wall", "-Wextra", "-o", str(bindir / name),
+               *[str(GUEST_SRC / s) for s in sources], *flags]
+        r = _run(cmd, check=False)
+        if r.returncode != 0:
+            raise BuildError(f"compiling {name} failed:\n{r.stderr}")
+        if r.stderr.strip():
+            _log(f"{name}: compiler warnings:\n{r.stderr}")
+
+
+def _hwdb(extras: Path) -> None:
+    """Compile udev's hwdb into the extras. Runs before the usr-merge fix: Debian's systemd 252 is
+    built with rootprefix=/ and looks for hwdb.d in ROOT/lib/udev (not ROOT/usr/lib/udev), where
+    the unpacked deb put it; `--usr` writes ROOT/lib/udev/hwdb.bin, which the merge then moves."""
+    # Unpacked udev has no compiled hwdb (recipe, gotchas); without it udev's input_id/evdev rules
+    # miss their hwdb data. The host's own hwdb.d files (other packages) go in too, as they would on
+    # a real system where all of them are compiled together.
+    hwdb_d = extras / "lib/udev/hwdb.d"
+    for f in glob.glob("/usr/lib/udev/hwdb.d/*.hwdb"):
+        if not (hwdb_d / Path(f).name).exists():
+            shutil.copy(f, hwdb_d)
+    tool = extras / "bin/systemd-hwdb"
+    libdirs = [extras / d / "x86_64-linux-gnu" / sub for d in ("usr/lib", "lib") for sub in ("systemd", "")]
+    env = {**os.environ, "LD_LIBRARY_PATH": ":".join(map(str, libdirs))}
+    _run([str(tool), "update", "--usr", f"--root={extras}"], env=env)
+    if not (extras / "lib/udev/hwdb.bin").exists():
+        raise BuildError("systemd-hwdb update wrote no hwdb.bin")
+
+
+def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str]]) -> None:
+    t0 = time.monotonic()
+    debs = cache_root() / "debs"
+    scratch = dest / "scratch"
+    scratch.mkdir(parents=True)
+
+    kdeb, = download([kernel], debs)
+    kdir = scratch / "kernel"
+    _run(["dpkg-deb", "-x", str(kdeb), str(kdir)])
+    release = kernel[0].removeprefix("linux-image-")
+    # Debian 12's kernel deb ships lib/modules (not usr/lib/modules); handle both.
+    if not (kdir / "lib/modules" / release).exists() and (kdir / "usr/lib/modules" / release).exists():
+        (kdir / "lib").mkdir(exist_ok=True)
+        os.symlink("../usr/lib/modules", kdir / "lib/modules")
+    _run(["depmod", "-b", str(kdir), release])
+    vmlinuz = kdir / "boot" / f"vmlinuz-{release}"
+    if not vmlinuz.exists():
+        raise BuildError(f"{kdeb.name} has no boot/vmlinuz-{release}")
+    if extract_pvh_vmlinux(vmlinuz, dest / "vmlinux"):
+        kernel_file = "vmlinux"
+    else:
+        _log("kernel has no PVH entry: booting the bzImage (slower under TCG)")
+        shutil.copy(vmlinuz, dest / "vmlinuz")
+        kernel_file = "vmlinuz"
+    modules = _build_initrd(kdir, release, dest / "initrd.cpio")
+
+    extras = dest / "extras"
+    extras.mkdir()
+    for deb in download(extras_pkgs, debs):
+        _run(["dpkg-deb", "-x", str(deb), str(extras)])
+    if (extras / "bin/systemd-hwdb").exists():
+        _hwdb(extras)
+    _usr_merge(extras)
+    lib = extras / GUEST_LIB.lstrip("/")
+    lib.mkdir(parents=True, exist_ok=True)
+    shutil.copy(HERE / "agent.py", lib / "agent.py")
+    _compile_helpers(extras)
+
+    shutil.rmtree(scratch)
+    (dest / "image.json").write_text(json.dumps({
+        "kernel": {"package": kernel[0], "version": kernel[1], "release": release, "file": kernel_file},
+        "extras": extras_pkgs, "modules": modules, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "build_seconds": round(time.monotonic() - t0, 1),
+    }, indent=1) + "\n")
+    _log(f"built {dest.name} in {time.monotonic() - t0:.1f} s")
+
+
+def _prune(root: Path, keep: str) -> None:
+    """Remove other builds not used for two days (each build is ~100 MB). Recently used ones may
+    belong to another checkout that is running right now, so they stay."""
+    now = time.time()
+    for d in root.iterdir():
+        stamp = d / "last-used"
+        if d.name in (keep, "debs") or not stamp.exists():
+            continue
+        if now - stamp.stat().st_mtime > 2 * 86400:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def ensure_image(quiet: bool = False) -> Image:
+    """The cached guest for the current kernel package and build inputs, building it if needed."""
+    for tool in ("apt-get", "apt-cache", "dpkg-deb"):
+        if not shutil.which(tool):
+            raise BuildError(f"{tool} not found: the guest is built from Debian packages")
+    ensure_apt_lists()
+    try:
+        kernel = resolve_kernel()
+    except BuildError:
+        _apt_update()      # lists present but without the kernel (e.g. a partial update): refresh once
+        kernel = resolve_kernel()
+    extras_pkgs = resolve_missing(GUEST_PACKAGES)
+    key = compute_key(kernel, extras_pkgs)
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    dest = root / key
+    built = False
+    if not (dest / "image.json").exists():
+        with open(root / ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)        # another run may be building the same key
+            if not (dest / "image.json").exists():
+                _log(f"building guest {key} (cache {root})")
+                tmp = root / f".{key}.tmp-{os.getpid()}"
+                shutil.rmtree(tmp, ignore_errors=True)
+                try:
+                    _build(tmp, kernel, extras_pkgs)
+                    shutil.rmtree(dest, ignore_errors=True)
+                    os.rename(tmp, dest)
+                except BaseException:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    raise
+                built = True
+                _prune(root, key)
+    (dest / "last-used").touch()
+    info = json.loads((dest / "image.json").read_text())["kernel"]
+    release = info["release"]
+    return Image(key=key, dir=dest, kernel=dest / info["file"], initrd=dest / "initrd.cpio",
+                 extras=dest / "extras", kernel_release=release, built_now=built)
+
+
+if __name__ == "__main__":
+    img = ensure_image()
+    print(img.dir)

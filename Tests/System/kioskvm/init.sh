@@ -1,0 +1,79 @@
+#!/bin/busybox sh
+# kioskvm guest, stage 1: PID 1 inside the initramfs (busybox only).
+#
+# Loads the kernel modules, mounts the host's root read-only over 9p with a RAM upper layer
+# (overlayfs), the extras share above it and the read-write job share at the same path it has on the
+# host, then switch_root's into that tree and execs the agent (agent.py, PID 1 from then on), which
+# starts udevd and serves commands from the host. See shared/vm/README.md for the recipe.
+#
+# Any failure powers the VM off at once: QEMU then exits (-no-reboot) and the host reports the boot
+# failure with the tail of the console log, instead of waiting for a timeout.
+
+/bin/busybox mount -t proc proc /proc
+/bin/busybox --install -s /bin
+export PATH=/bin
+
+say() { read -r up _ < /proc/uptime 2>/dev/null || read -r up _ < /newroot/proc/uptime; echo "kioskvm-init: [$up] $*"; }
+die() {
+    echo "kioskvm-init: FATAL: $*"
+    poweroff -f
+    sleep 10
+}
+
+mount -t sysfs sysfs /sys || die "mount sysfs"
+mount -t devtmpfs devtmpfs /dev || die "mount devtmpfs"
+
+JOB=
+HOSTCACHE=loose
+for arg in $(cat /proc/cmdline); do
+    case "$arg" in
+        kioskvm.job=*) JOB="${arg#kioskvm.job=}" ;;
+        kioskvm.hostcache=*) HOSTCACHE="${arg#kioskvm.hostcache=}" ;;
+        kioskvm.trace=1) set -x ;;
+    esac
+done
+[ -n "$JOB" ] || die "no kioskvm.job= on the kernel command line"
+say "stage 1 start"
+
+# Dependency order, as modprobe --show-depends printed it at build time.
+while read -r m; do
+    insmod "/lib/modules/$m" || die "insmod $m"
+done < /modules.list
+
+say "modules loaded"
+O=trans=virtio,version=9p2000.L,msize=512000
+mkdir -p /mnt/host /mnt/extras /mnt/rw
+mount -t 9p -o "$O,ro,cache=$HOSTCACHE" hostroot /mnt/host || die "mount 9p hostroot"
+# The extras must be their own share: overlayfs refuses a lowerdir nested inside another lowerdir.
+mount -t 9p -o "$O,ro,cache=$HOSTCACHE" extras /mnt/extras || die "mount 9p extras"
+mount -t tmpfs -o mode=755 tmpfs /mnt/rw || die "mount tmpfs"
+mkdir -p /mnt/rw/upper /mnt/rw/work
+mount -t overlay -o lowerdir=/mnt/extras:/mnt/host,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work \
+    overlay /newroot || die "mount overlay"
+
+for d in proc sys dev; do
+    mount --move "/$d" "/newroot/$d" || die "move /$d"
+done
+# Fresh /tmp and /run, as on a booted system (the host's are not the guest's business).
+mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /newroot/tmp || die "mount /tmp"
+mount -t tmpfs -o mode=755,nosuid,nodev tmpfs /newroot/run || die "mount /run"
+mkdir -p /newroot/dev/pts /newroot/dev/shm
+mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /newroot/dev/pts
+mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /newroot/dev/shm
+
+# The job folder at the host's path, so a path in it means the same file on both sides.
+# cache=none: the guest's writes reach the host file before write() returns, and host writes are seen.
+mkdir -p "/newroot$JOB" || die "mkdir $JOB"
+mount -t 9p -o "$O,cache=none" job "/newroot$JOB" || die "mount 9p job"
+
+# Keep the raw layers reachable for debugging.
+mkdir -p /newroot/run/kioskvm/host /newroot/run/kioskvm/extras /newroot/run/kioskvm/rw
+mount --move /mnt/host /newroot/run/kioskvm/host
+mount --move /mnt/extras /newroot/run/kioskvm/extras
+mount --move /mnt/rw /newroot/run/kioskvm/rw
+
+say "stage 1 done"
+# switch_root, not chroot: `udevadm trigger` refuses to run inside a chroot (recipe).
+# -I -S: no site module, no user paths: less to read over 9p at startup, nothing host-specific.
+exec switch_root /newroot /usr/bin/python3 -I -S -u /usr/lib/kioskvm/agent.py
+die "switch_root failed"
