@@ -11,7 +11,7 @@ import CPixman
 /// `cairo_surface_flush`, and every write that bypasses cairo ends with `cairo_surface_mark_dirty`.
 ///
 /// Not `Sendable`: a bitmap belongs to the thread (the main actor) that draws into it.
-public final class Bitmap {
+public final class Bitmap: CustomStringConvertible {
     public let width: Int
     public let height: Int
     /// Bytes from one row to the next, from `cairo_format_stride_for_width` (a multiple of 4).
@@ -73,6 +73,9 @@ public final class Bitmap {
     }
 
     public var size: Size { Size(width: Double(width), height: Double(height)) }
+
+    /// `Bitmap(1280x800 xrgb8888)`, for logs.
+    public var description: String { "Bitmap(\(width)x\(height) \(format))" }
 
     /// The whole bitmap, in the coordinates composition uses.
     public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: Int32(width), height: Int32(height)) }

@@ -73,16 +73,22 @@ import Testing
 }
 
 extension BitmapRotationTests {
-    @Test(arguments: Rotation.allCases)
-    func copyStrategiesGiveIdenticalPixels(rotation: Rotation) {
-        let logical = Self.logicalBitmap(.argb32Premultiplied)
+    /// Every way to run the copy gives the same words: pixman with a destination clip, pixman per
+    /// rectangle, and (for flipped-90/-270) the tiled Swift transpose the public method uses.
+    @Test(arguments: Rotation.allCases, [PixelFormat.argb32Premultiplied, .xrgb8888])
+    func copyPathsGiveIdenticalPixels(rotation: Rotation, format: PixelFormat) {
+        let logical = Self.logicalBitmap(format)
         let size = rotation.swapsAxes ? (Self.logicalHeight, Self.logicalWidth) : (Self.logicalWidth, Self.logicalHeight)
-        let region = Region(rects: [PixelRect(x: 0, y: 1, width: 3, height: 3), PixelRect(x: 4, y: 5, width: 2, height: 9)])
-        let results = [Bitmap.ClipStrategy.destinationClip, .perRectangle].map { strategy in
-            let physical = Bitmap(width: size.0, height: size.1)
-            physical.copy(from: logical, rotation: rotation, region: region, strategy: strategy)
+        let region = Region(rects: [PixelRect(x: 0, y: 1, width: 3, height: 3), PixelRect(x: 4, y: 5, width: 2, height: 9),
+                                    PixelRect(x: 1, y: 10, width: 40, height: 1)])
+        let paths: [(Bitmap.ClipStrategy, Bool)] = [(.destinationClip, true), (.destinationClip, false), (.perRectangle, false)]
+        let results = paths.map { strategy, swift in
+            let physical = Bitmap(width: size.0, height: size.1, format: format)
+            physical.setPixels { _, _ in Self.sentinel }
+            physical.copy(from: logical, rotation: rotation, region: region, strategy: strategy, transposeInSwift: swift)
             return physical.allPixels
         }
         #expect(results[0] == results[1])
+        #expect(results[1] == results[2])
     }
 }

@@ -28,6 +28,22 @@ import Testing
         #expect(bitmap.inkPixelCount > 50, "\(name): too few pixels drawn")
     }
 
+    /// The context's font options win over fontconfig's: greyscale antialiasing, so white text has equal
+    /// colour channels in every pixel (subpixel antialiasing would colour the edges).
+    @Test func antialiasingIsGreyscale() {
+        let bitmap = Self.render(TextLayout(text: "Kiosk 你好", font: .system(size: 17), color: .white))
+        let edges = bitmap.allPixels.filter { $0 >> 24 != 0 && $0 >> 24 != 0xFF }
+        #expect(!edges.isEmpty)
+        #expect(edges.allSatisfy { p in p & 0xFF == p >> 24 && (p >> 8) & 0xFF == p >> 24 && (p >> 16) & 0xFF == p >> 24 })
+    }
+
+    /// Metrics are hinted: advances and line heights are whole pixels.
+    @Test func metricsAreWholePixels() {
+        let layout = TextLayout(text: "Hello, world", font: .system(size: 15.5))
+        #expect(layout.size.width == layout.size.width.rounded())
+        #expect(layout.size.height == layout.size.height.rounded())
+    }
+
     @Test func sizeGrowsWithFontSize() {
         let small = TextLayout(text: "Kiosk", font: .system(size: 12))
         let large = TextLayout(text: "Kiosk", font: .boldSystemFont(ofSize: 36))
