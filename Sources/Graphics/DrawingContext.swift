@@ -164,7 +164,9 @@ public final class DrawingContext {
     }
 
     /// Draws `layout` in its colour with the top-left of its layout box at `point`.
-    /// Calls `pango_cairo_show_layout`.
+    /// Calls `pango_cairo_show_layout`, deliberately without `pango_cairo_update_layout`: that would re-lay
+    /// the text out for this context's transform, so a label's measured size could change when drawn
+    /// scaled. The layout keeps the metrics it was measured with; a scale only scales the glyph outlines.
     public func draw(_ layout: TextLayout, at point: Point) {
         cairo_save(cr)
         if let clip = layout.drawingClip {
