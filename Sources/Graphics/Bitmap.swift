@@ -66,6 +66,33 @@ public final class Bitmap: CustomStringConvertible {
         self.image = image
     }
 
+    /// A bitmap over memory it does not own, e.g. a mapped DRM dumb buffer or an fbdev mapping, with the
+    /// row pitch the device chose. The caller keeps the memory alive and unchanged in size for the
+    /// bitmap's whole life. Write-combined scanout memory is slow to read: use such a bitmap only as the
+    /// destination of `.source` copies (`copy(from:rotation:region:)`).
+    /// Calls `cairo_image_surface_create_for_data` and `pixman_image_create_bits`.
+    public init(wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
+        precondition((0...32767).contains(width) && (0...32767).contains(height) && stride >= width * 4 && stride % 4 == 0,
+                     "Bitmap(wrapping:) \(width)x\(height) stride \(stride): invalid geometry")
+        guard let surface = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), format.cairoFormat,
+                                                                Int32(width), Int32(height), Int32(stride)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            fatalError("cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)) failed")
+        }
+        guard let image = pixman_image_create_bits(format.pixmanFormat, Int32(width), Int32(height),
+                                                   memory.assumingMemoryBound(to: UInt32.self), Int32(stride)) else {
+            cairo_surface_destroy(surface)
+            fatalError("pixman_image_create_bits(\(width)x\(height)) failed: out of memory")
+        }
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.format = format
+        self.data = memory
+        self.surface = surface
+        self.image = image
+    }
+
     deinit {
         // The pixman image only borrows the memory; the surface's destructor frees it once cairo lets go.
         pixman_image_unref(image)

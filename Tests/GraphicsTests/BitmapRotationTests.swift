@@ -92,3 +92,25 @@ extension BitmapRotationTests {
         #expect(results[1] == results[2])
     }
 }
+
+@Suite struct BitmapWrappingTests {
+    /// A bitmap over foreign memory with a wider pitch than needed (as DRM dumb buffers have) writes the
+    /// right bytes and leaves the padding alone.
+    @Test func copiesIntoForeignMemoryWithItsPitch() {
+        let width = 5, height = 3, stride = 32
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 64)
+        defer { memory.deallocate() }
+        memory.initializeMemory(as: UInt8.self, repeating: 0xAB, count: stride * height)
+        let source = Bitmap(width: width, height: height, format: .xrgb8888)
+        source.fill(.red, in: source.bounds)
+        do {
+            let wrapped = Bitmap(wrapping: memory, width: width, height: height, stride: stride, format: .xrgb8888)
+            wrapped.copy(from: source, rotation: .normal, region: Region(PixelRect(x: 1, y: 1, width: 2, height: 1)))
+            #expect(wrapped.pixel(x: 1, y: 1) & 0xFFFFFF == 0xFF0000 && wrapped.pixel(x: 2, y: 1) & 0xFFFFFF == 0xFF0000)
+            #expect(wrapped.pixel(x: 0, y: 0) == 0xABABABAB && wrapped.pixel(x: 3, y: 1) == 0xABABABAB)
+        }
+        // The bitmap is gone and the memory is still ours, padding untouched.
+        #expect(memory.load(fromByteOffset: stride - 4, as: UInt32.self) == 0xABABABAB)
+        #expect(memory.load(fromByteOffset: stride + 4, as: UInt32.self) & 0xFFFFFF == 0xFF0000)
+    }
+}
