@@ -1,0 +1,45 @@
+import CLibSeat
+import Glibc
+import Synchronization
+
+extension Seat {
+    /// libseat's log levels (`enum libseat_log_level`).
+    public enum LogLevel: UInt32, Sendable, Comparable {
+        case silent = 0, error = 1, info = 2, debug = 3
+
+        public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Routes libseat's own log lines to `handler` from now on, for messages at `level` or more severe
+    /// (`libseat_set_log_handler`, `libseat_set_log_level`). Passing nil restores libseat's default
+    /// handler (stderr). libseat is silent by default (observed: no output at all from 0.7.0 until a
+    /// level is set).
+    ///
+    /// These lines carry what errno cannot: "Could not get primary session for user: No data
+    /// available", "/dev/null is not a supported device type". The setting is process-wide (libseat
+    /// has one global handler and no userdata), hence a static function.
+    ///
+    /// `handler` may run on any thread that calls libseat. With the builtin backend it also runs in the
+    /// forked embedded seatd process (its lines start with `[seatd/`), where only async-signal-safe work
+    /// is strictly correct; writing a line to stderr, as swift-log's default handler does, works there
+    /// in practice.
+    public nonisolated static func setLogHandler(level: LogLevel,
+                                                 _ handler: (@Sendable (LogLevel, String) -> Void)?) {
+        logHandler.withLock { $0 = handler }
+        libseat_set_log_handler(handler == nil ? nil : { level, format, arguments in
+            guard let format, let arguments else { return }
+            // One formatting pass into a fixed buffer: a va_list cannot be walked twice from Swift
+            // (no va_copy), and libseat's lines are short; longer ones are truncated.
+            var buffer = [CChar](repeating: 0, count: 1024)
+            _ = vsnprintf(&buffer, buffer.count, format, arguments)
+            let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let handler = logHandler.withLock { $0 }
+            handler?(LogLevel(rawValue: level.rawValue) ?? .debug, message)
+        })
+        libseat_set_log_level(libseat_log_level(rawValue: level.rawValue))
+    }
+}
+
+/// The one process-wide handler behind `Seat.setLogHandler`: libseat's C log callback has no userdata,
+/// so it must be reached through a global.
+private let logHandler = Mutex<(@Sendable (Seat.LogLevel, String) -> Void)?>(nil)
