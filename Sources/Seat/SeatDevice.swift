@@ -5,7 +5,8 @@
 public struct SeatDevice: Hashable, Sendable {
     /// libseat's device id, the handle for `libseat_close_device`. (The noop backend uses the fd as id.)
     public let id: Int32
-    /// The open file descriptor, read-write and close-on-exec.
+    /// The open file descriptor: read-write, close-on-exec (noop opens with `O_CLOEXEC`; seatd and builtin
+    /// receive with `MSG_CMSG_CLOEXEC`) and non-blocking (ensured by `Seat.openDevice(path:)`).
     public let fileDescriptor: Int32
     /// The path it was opened from, e.g. `/dev/dri/card0`.
     public let path: String
