@@ -40,9 +40,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
+        .target(name: "DRMDisplay", dependencies: [
+            "KioskKit", "DRM",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
         // Layer 5: the runtime: run loop, backend choice, trace, the demo app.
         .target(name: "KioskRuntime", dependencies: [
-            "KioskKit", "HeadlessDisplay",
+            "KioskKit", "HeadlessDisplay", "DRMDisplay", "DRM",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/logo.png")], swiftSettings: strict),
 

@@ -6,6 +6,8 @@ struct JSONLine {
         case integer(Int)
         case bool(Bool)
         case null
+        /// Already JSON (a nested object or list, a number with fixed decimals).
+        case raw(String)
     }
 
     private var fields: [(String, Value)] = []
@@ -31,6 +33,7 @@ struct JSONLine {
             number.isFinite ? (number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)) : "null"
         case .bool(let flag): flag ? "true" : "false"
         case .null: "null"
+        case .raw(let json): json
         }
     }
 

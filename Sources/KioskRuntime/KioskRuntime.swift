@@ -1,4 +1,6 @@
 import Dispatch
+import DRM
+import DRMDisplay
 import Foundation
 import HeadlessDisplay
 import KioskKit
@@ -10,9 +12,20 @@ public struct RuntimeOptions: Sendable {
     public enum Backend: String, CaseIterable, Sendable {
         /// The display hardware when there is a usable one, else headless (said in the log).
         case auto
+        /// A DRM/KMS card; failing to find a usable one is an error.
+        case drm
         /// Screens in memory, frames written as PNG snapshots.
         case headless
     }
+
+    /// The DRM card to use (`/dev/dri/card1`); nil: `KIOSK_DRM_DEVICE`, else the first usable card.
+    public var drmDevice: String?
+    /// Per connector name: the mode asked for.
+    public var modeRequests: [String: ModeRequest] = [:]
+    /// Per connector name: the rotation asked for.
+    public var rotations: [String: Rotation] = [:]
+    /// Use the legacy modesetting API even where atomic works (`KIOSK_NO_ATOMIC=1`).
+    public var noAtomic = false
 
     public var backend: Backend = .auto
     /// Where the headless backend writes `<screen>.png`; nil: `./snapshots`.
@@ -36,6 +49,9 @@ public final class KioskRuntime {
     public let delegate: any ApplicationDelegate
     public let application: Application
     private var headless: HeadlessDisplay?
+    private var drm: DRMDisplay?
+    private var drmScreens: DRMScreens?
+    private var hasLaunched = false
     private(set) var compositor: Compositor?
     private var trace: Trace?
     private var signalSources: [DispatchSourceSignal] = []
@@ -54,17 +70,77 @@ public final class KioskRuntime {
         if let tracePath = options.tracePath {
             trace = try Trace(path: tracePath, application: application)
         }
-        switch options.backend {
-        case .headless:
-            log.info("headless backend (requested)")
-        case .auto:
-            let cards = Self.drmCards()
-            if cards.isEmpty {
-                log.notice("no display device found (/dev/dri has no card*): using the headless backend")
-            } else {
-                log.notice("found \(cards.joined(separator: ", ")), but this build has no DRM/KMS backend yet: using the headless backend")
+        let output: any FrameOutput
+        if options.backend != .headless, let display = try openDRM() {
+            drm = display
+            output = display
+        } else {
+            output = try makeHeadless(specs: specs)
+        }
+        let compositor = Compositor(output: output, application: application)
+        self.compositor = compositor
+        headless?.compositor = compositor
+        drm?.compositor = compositor
+        compositor.frameObserver = { [weak self] screen in
+            guard let self else { return }
+            self.trace?.recordFrame(on: screen, number: compositor.framesComposed(on: screen))
+        }
+        observeScreens()
+        if let drm {
+            let screens = DRMScreens(display: drm, modeRequests: options.modeRequests, rotations: options.rotations)
+            drmScreens = screens
+            screens.update()
+            if Screen.screens.isEmpty { log.notice("\(drm.cardName): no display connected yet; waiting for one") }
+        } else if let headless {
+            headless.start()
+            for screen in headless.screens {
+                log.info("screen \(screen.name): \(screen.currentMode.map { "\($0)" } ?? "off"), snapshots in \(headless.snapshotPath(of: screen) ?? "-")")
             }
         }
+        installSignalHandlers()
+        delegate.applicationDidFinishLaunching(application)
+        hasLaunched = true
+        if let seconds = options.exitAfter {
+            DispatchQueue.main.asyncAfter(deadline: .now() + seconds) {
+                MainActor.assumeIsolated { () -> Void in self.stop(reason: "--exit-after \(seconds) s elapsed") }
+            }
+        }
+    }
+
+    /// The DRM backend on the chosen card, or nil (auto, no usable card: headless, said in the log).
+    private func openDRM() throws(RuntimeError) -> DRMDisplay? {
+        let requested = options.drmDevice ?? ProcessInfo.processInfo.environment["KIOSK_DRM_DEVICE"]
+        let candidates = requested.map { [$0] } ?? DRMCards.nodes()
+        var rejections: [String] = []
+        for path in candidates {
+            let device: DRMDevice
+            do { device = try DRMDevice.open(path: path) } catch {
+                rejections.append("\(path): \(error)")
+                continue
+            }
+            if let reason = DRMCards.rejection(of: device) {
+                rejections.append("\(path): \(reason)")
+                continue
+            }
+            let noAtomic = options.noAtomic || ProcessInfo.processInfo.environment["KIOSK_NO_ATOMIC"] == "1"
+            do {
+                let display = try DRMDisplay(device: device, cardName: DRMCards.name(of: path), atomic: !noAtomic)
+                for rejection in rejections { log.info("skipped \(rejection)") }
+                log.notice("using \(path)")
+                return display
+            } catch {
+                rejections.append("\(path): \(error)")
+            }
+        }
+        for rejection in rejections { log.notice("skipped \(rejection)") }
+        let reason = candidates.isEmpty ? "no /dev/dri/card* device" : "no usable card among \(candidates.joined(separator: ", "))"
+        if options.backend == .drm { throw .backendUnavailable("drm", reason: reason) }
+        log.notice("\(reason): using the headless backend")
+        return nil
+    }
+
+    private func makeHeadless(specs: [HeadlessDisplay.ScreenSpec]) throws(RuntimeError) -> HeadlessDisplay {
+        if options.backend == .headless { log.info("headless backend (requested)") }
         let directory = URL(fileURLWithPath: options.snapshotDirectory ?? "snapshots",
                             relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         do {
@@ -74,26 +150,7 @@ public final class KioskRuntime {
         }
         let display = HeadlessDisplay(screens: specs, snapshotDirectory: directory)
         headless = display
-
-        let compositor = Compositor(output: display, application: application)
-        display.compositor = compositor
-        self.compositor = compositor
-        compositor.frameObserver = { [weak self] screen in
-            guard let self else { return }
-            self.trace?.recordFrame(on: screen, number: compositor.framesComposed(on: screen))
-        }
-        observeScreens()
-        display.start()
-        for screen in display.screens {
-            log.info("screen \(screen.name): \(screen.currentMode.map { "\($0)" } ?? "off"), snapshots in \(display.snapshotPath(of: screen) ?? "-")")
-        }
-        installSignalHandlers()
-        delegate.applicationDidFinishLaunching(application)
-        if let seconds = options.exitAfter {
-            DispatchQueue.main.asyncAfter(deadline: .now() + seconds) {
-                MainActor.assumeIsolated { () -> Void in self.stop(reason: "--exit-after \(seconds) s elapsed") }
-            }
-        }
+        return display
     }
 
     /// Starts and runs the main queue forever (until a signal stops the process).
@@ -107,6 +164,7 @@ public final class KioskRuntime {
         log.info("stopping: \(reason)")
         compositor?.composePendingFrames()
         headless?.writeSnapshots()
+        drm?.restoreInitialState()
         trace?.stop()
         exit(0)
     }
@@ -127,13 +185,17 @@ public final class KioskRuntime {
         tokens.append(center.addObserver(forName: Screen.didConnectNotification, object: nil, queue: nil) { [weak self] note in
             nonisolated(unsafe) let object = note.object
             MainActor.assumeIsolated {
-                if let screen = object as? Screen { self?.delegate.screenDidConnect(screen) }
+                // Screens found at start are the app's to see in applicationDidFinishLaunching (Screen.screens);
+                // only later connects are news.
+                guard let self, self.hasLaunched, let screen = object as? Screen else { return }
+                self.delegate.screenDidConnect(screen)
             }
         })
         tokens.append(center.addObserver(forName: Screen.didDisconnectNotification, object: nil, queue: nil) { [weak self] note in
             nonisolated(unsafe) let object = note.object
             MainActor.assumeIsolated {
-                if let screen = object as? Screen { self?.delegate.screenDidDisconnect(screen) }
+                guard let self, self.hasLaunched, let screen = object as? Screen else { return }
+                self.delegate.screenDidDisconnect(screen)
             }
         })
     }
@@ -151,9 +213,4 @@ public final class KioskRuntime {
         }
     }
 
-    /// `/dev/dri/card*` nodes present on this machine.
-    static func drmCards() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
-        return names.filter { $0.hasPrefix("card") }.sorted().map { "/dev/dri/\($0)" }
-    }
 }

@@ -11,7 +11,7 @@ struct KioskCommand: ParsableCommand {
         commandName: "kiosk",
         abstract: "A kiosk runtime for embedded Linux: UIKit-style windows on DRM/KMS screens, touch through libinput.",
         version: KioskVersion.string,
-        subcommands: [Run.self],
+        subcommands: [Run.self, Screens.self],
         defaultSubcommand: Run.self
     )
 }
@@ -47,11 +47,49 @@ extension KioskCommand {
         @Option(name: .customLong("exit-after"), help: "Stop after SECONDS (for demos and tests).")
         var exitAfter: Double?
 
+        @Option(name: .customLong("drm-device"), help: "The DRM card to drive (default: KIOSK_DRM_DEVICE, else the first usable /dev/dri/card*).")
+        var drmDevice: String?
+
+        @Option(name: .customLong("mode"), help: "A connector's mode, NAME=MODE with MODE one of \(ModeRequest.validSpellings); repeatable.")
+        var modes: [String] = []
+
+        @Option(name: .customLong("rotate"), help: "A connector's rotation, NAME=ROTATION with ROTATION one of \(Rotation.allCases.map(\.name).joined(separator: ", ")); repeatable.")
+        var rotations: [String] = []
+
+        @Flag(name: .customLong("no-atomic"), help: "Use legacy modesetting even where atomic works (as KIOSK_NO_ATOMIC=1).")
+        var noAtomic = false
+
         @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
         var logLevel: Logger.Level = .info
 
+        func validate() throws {
+            _ = try Self.parsePairs(modes, option: "--mode") { ModeRequest($0) }
+            _ = try Self.parsePairs(rotations, option: "--rotate") { Rotation(rawValue: $0) }
+        }
+
+        /// `NAME=VALUE` pairs into a dictionary, with an error naming the option, the value and the valid spellings.
+        static func parsePairs<Value>(_ pairs: [String], option: String, parse: (String) -> Value?) throws -> [String: Value] {
+            var result: [String: Value] = [:]
+            for pair in pairs {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty else {
+                    throw ValidationError("\(option) \(pair): expected CONNECTOR=VALUE, e.g. HDMI-A-1=\(option == "--mode" ? "1920x1080@60" : "90")")
+                }
+                guard let value = parse(parts[1]) else {
+                    let valid = option == "--mode" ? ModeRequest.validSpellings : Rotation.allCases.map(\.name).joined(separator: ", ")
+                    throw ValidationError("\(option) \(pair): '\(parts[1])' is not valid; valid: \(valid)")
+                }
+                result[parts[0]] = value
+            }
+            return result
+        }
+
         func run() throws {
             var options = RuntimeOptions()
+            options.drmDevice = drmDevice
+            options.modeRequests = try Self.parsePairs(modes, option: "--mode") { ModeRequest($0) }
+            options.rotations = try Self.parsePairs(rotations, option: "--rotate") { Rotation(rawValue: $0) }
+            options.noAtomic = noAtomic
             options.backend = backend
             options.snapshotDirectory = snapshotDirectory
             options.headlessScreens = headlessScreens
