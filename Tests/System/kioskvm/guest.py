@@ -180,10 +180,11 @@ class GuestProcess:
         return self.wait(10)
 
     def wait_for_output(self, pattern, timeout: float = 30.0, stderr: bool = False):
-        """Wait until stdout (or stderr) matches the regex `pattern`; returns the re.Match.
+        """Wait until stdout (or stderr) matches the regex `pattern` (a str is compiled with re.M);
+        returns the re.Match.
         Raises CommandTimeout if it does not appear in time, or if the process exits without it."""
         import re
-        rx = re.compile(pattern)
+        rx = re.compile(pattern, re.M) if isinstance(pattern, str) else pattern
         deadline = time.monotonic() + timeout
         while True:
             text = self.stderr_so_far() if stderr else self.stdout_so_far()
@@ -337,6 +338,11 @@ class Guest:
         (self.run_dir / "qemu-command.txt").write_text(shlex.join(cmd) + "\n")
         _vlog(f"run folder {self.run_dir}")
         t0 = time.monotonic()
+        if shutil.which("setpriv"):
+            # QEMU dies with the Python process that started it, even on SIGKILL (the runner's last
+            # resort against a stuck scenario), instead of lingering as an orphan. Caveat: the
+            # "parent" is the thread that forked, so start() a guest from a thread that outlives it.
+            cmd = ["setpriv", "--pdeathsig", "KILL", "--"] + cmd
         with open(self.run_dir / "qemu.log", "wb") as qlog:
             self._qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=qlog, stderr=qlog,
                                           start_new_session=True)

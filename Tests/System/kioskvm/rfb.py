@@ -78,7 +78,7 @@ def set_desktop_size(path: str, width: int, height: int, timeout: float = 10.0) 
                 continue
             if kind != 0:          # only FramebufferUpdate can come: we never asked for anything else
                 return f"unexpected server message {kind}"
-            _, nrects = struct.unpack(">xH", _recv_exact(sock, 3))
+            nrects, = struct.unpack(">xH", _recv_exact(sock, 3))
             for _ in range(nrects):
                 x, y, w, h, enc = struct.unpack(">HHHHi", _recv_exact(sock, 12))
                 if enc != ENC_EXTENDED_DESKTOP_SIZE:
