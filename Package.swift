@@ -22,11 +22,16 @@ let package = Package(
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CFBDev"),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CLibSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
         .target(name: "Graphics", dependencies: ["Geometry", "CPixman", "CPangoCairo"], swiftSettings: strict),
         .target(name: "DRM", dependencies: ["CDRM"], swiftSettings: strict),
+        .target(name: "Udev", dependencies: ["CUdev"], swiftSettings: strict),
+        .target(name: "Seat", dependencies: ["CLibSeat"], swiftSettings: strict),
 
         // Layer 4: the UIKit-style window model, pure Swift on the main actor.
         .target(name: "KioskKit", dependencies: [
@@ -45,9 +50,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
+        .target(name: "FBDevDisplay", dependencies: [
+            "KioskKit", "CFBDev",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
         // Layer 5: the runtime: run loop, backend choice, trace, the demo app.
         .target(name: "KioskRuntime", dependencies: [
-            "KioskKit", "HeadlessDisplay", "DRMDisplay", "DRM",
+            "KioskKit", "HeadlessDisplay", "DRMDisplay", "DRM", "FBDevDisplay", "Udev", "Seat",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/logo.png")], swiftSettings: strict),
 
@@ -59,6 +69,8 @@ let package = Package(
         ], swiftSettings: strict),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
+        .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
+        .testTarget(name: "SeatTests", dependencies: ["Seat"], swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -1,8 +1,10 @@
 import Dispatch
 import DRM
 import DRMDisplay
+import FBDevDisplay
 import Foundation
 import HeadlessDisplay
+import Seat
 import KioskKit
 import Logging
 
@@ -14,6 +16,8 @@ public struct RuntimeOptions: Sendable {
         case auto
         /// A DRM/KMS card; failing to find a usable one is an error.
         case drm
+        /// A Linux framebuffer device (`/dev/fb0`), for boards without KMS.
+        case fbdev
         /// Screens in memory, frames written as PNG snapshots.
         case headless
     }
@@ -26,6 +30,8 @@ public struct RuntimeOptions: Sendable {
     public var rotations: [String: Rotation] = [:]
     /// Use the legacy modesetting API even where atomic works (`KIOSK_NO_ATOMIC=1`).
     public var noAtomic = false
+    /// The framebuffer device for the fbdev backend; nil: `KIOSK_FBDEV_DEVICE`, else `/dev/fb0`.
+    public var fbdevDevice: String?
 
     public var backend: Backend = .auto
     /// Where the headless backend writes `<screen>.png`; nil: `./snapshots`.
@@ -51,6 +57,9 @@ public final class KioskRuntime {
     private var headless: HeadlessDisplay?
     private var drm: DRMDisplay?
     private var drmScreens: DRMScreens?
+    private var fbdev: FBDevDisplay?
+    private var session: Session?
+    private var drmSeatDevice: SeatDevice?
     private var hasLaunched = false
     private(set) var compositor: Compositor?
     private var trace: Trace?
@@ -70,9 +79,13 @@ public final class KioskRuntime {
         if let tracePath = options.tracePath {
             trace = try Trace(path: tracePath, application: application)
         }
+        // auto: DRM/KMS, else fbdev, else headless; an explicit backend that cannot run is an error.
         let output: any FrameOutput
-        if options.backend != .headless, let display = try openDRM() {
+        if [.auto, .drm].contains(options.backend), let display = try openDRM() {
             drm = display
+            output = display
+        } else if [.auto, .fbdev].contains(options.backend), let display = try openFBDev() {
+            fbdev = display
             output = display
         } else {
             output = try makeHeadless(specs: specs)
@@ -81,6 +94,7 @@ public final class KioskRuntime {
         self.compositor = compositor
         headless?.compositor = compositor
         drm?.compositor = compositor
+        fbdev?.compositor = compositor
         compositor.frameObserver = { [weak self] screen in
             guard let self else { return }
             self.trace?.recordFrame(on: screen, number: compositor.framesComposed(on: screen))
@@ -91,6 +105,8 @@ public final class KioskRuntime {
             drmScreens = screens
             screens.update()
             if Screen.screens.isEmpty { log.notice("\(drm.cardName): no display connected yet; waiting for one") }
+        } else if let fbdev {
+            fbdev.start()
         } else if let headless {
             headless.start()
             for screen in headless.screens {
@@ -107,19 +123,37 @@ public final class KioskRuntime {
         }
     }
 
-    /// The DRM backend on the chosen card, or nil (auto, no usable card: headless, said in the log).
+    /// The DRM backend on the chosen card, or nil (auto: no usable card, said in the log).
     private func openDRM() throws(RuntimeError) -> DRMDisplay? {
         let requested = options.drmDevice ?? ProcessInfo.processInfo.environment["KIOSK_DRM_DEVICE"]
         let candidates = requested.map { [$0] } ?? DRMCards.nodes()
         var rejections: [String] = []
+        if !candidates.isEmpty && session == nil {
+            do {
+                session = try Session.open()
+            } catch {
+                // Without a seat the devices can still be opened by root or the video group; say so.
+                log.warning("\(error); opening devices directly")
+            }
+        }
         for path in candidates {
             let device: DRMDevice
-            do { device = try DRMDevice.open(path: path) } catch {
+            var seatDevice: SeatDevice?
+            do {
+                if let session {
+                    let opened = try session.openDevice(path: path)
+                    seatDevice = opened
+                    device = DRMDevice(fileDescriptor: opened.fileDescriptor, path: path)
+                } else {
+                    device = try DRMDevice.open(path: path)
+                }
+            } catch {
                 rejections.append("\(path): \(error)")
                 continue
             }
             if let reason = DRMCards.rejection(of: device) {
                 rejections.append("\(path): \(reason)")
+                if let seatDevice { session?.closeDevice(seatDevice) }
                 continue
             }
             let noAtomic = options.noAtomic || ProcessInfo.processInfo.environment["KIOSK_NO_ATOMIC"] == "1"
@@ -127,16 +161,38 @@ public final class KioskRuntime {
                 let display = try DRMDisplay(device: device, cardName: DRMCards.name(of: path), atomic: !noAtomic)
                 for rejection in rejections { log.info("skipped \(rejection)") }
                 log.notice("using \(path)")
+                drmSeatDevice = seatDevice
+                session?.onDisable = { [weak display] in display?.pause() }
+                session?.onEnable = { [weak display] in display?.resume() }
                 return display
             } catch {
                 rejections.append("\(path): \(error)")
+                if let seatDevice { session?.closeDevice(seatDevice) }
             }
         }
         for rejection in rejections { log.notice("skipped \(rejection)") }
-        let reason = candidates.isEmpty ? "no /dev/dri/card* device" : "no usable card among \(candidates.joined(separator: ", "))"
+        let reason = candidates.isEmpty ? "no DRM card (udev lists no drm card*)" : "no usable DRM card among \(candidates.joined(separator: ", "))"
         if options.backend == .drm { throw .backendUnavailable("drm", reason: reason) }
-        log.notice("\(reason): using the headless backend")
+        log.notice("\(reason)")
         return nil
+    }
+
+    /// The fbdev backend, or nil (auto: no framebuffer device, said in the log).
+    private func openFBDev() throws(RuntimeError) -> FBDevDisplay? {
+        let path = options.fbdevDevice ?? ProcessInfo.processInfo.environment["KIOSK_FBDEV_DEVICE"] ?? "/dev/fb0"
+        guard options.backend == .fbdev || FileManager.default.fileExists(atPath: path) else {
+            log.notice("no framebuffer device (\(path)): using the headless backend")
+            return nil
+        }
+        do {
+            let display = try FBDevDisplay(path: path)
+            log.notice("using the fbdev backend on \(path)")
+            return display
+        } catch {
+            if options.backend == .fbdev { throw .backendUnavailable("fbdev", reason: "\(error)") }
+            log.notice("\(error): using the headless backend")
+            return nil
+        }
     }
 
     private func makeHeadless(specs: [HeadlessDisplay.ScreenSpec]) throws(RuntimeError) -> HeadlessDisplay {
@@ -164,7 +220,11 @@ public final class KioskRuntime {
         log.info("stopping: \(reason)")
         compositor?.composePendingFrames()
         headless?.writeSnapshots()
+        // Reverse order of opening: the displays' state, then the devices, then the seat.
         drm?.restoreInitialState()
+        fbdev?.restore()
+        if let drmSeatDevice { session?.closeDevice(drmSeatDevice) }
+        session = nil
         trace?.stop()
         exit(0)
     }

@@ -56,6 +56,9 @@ extension KioskCommand {
         @Option(name: .customLong("rotate"), help: "A connector's rotation, NAME=ROTATION with ROTATION one of \(Rotation.allCases.map(\.name).joined(separator: ", ")); repeatable.")
         var rotations: [String] = []
 
+        @Option(name: .customLong("fbdev-device"), help: "The framebuffer for the fbdev backend (default: KIOSK_FBDEV_DEVICE, else /dev/fb0).")
+        var fbdevDevice: String?
+
         @Flag(name: .customLong("no-atomic"), help: "Use legacy modesetting even where atomic works (as KIOSK_NO_ATOMIC=1).")
         var noAtomic = false
 
@@ -90,6 +93,7 @@ extension KioskCommand {
             options.modeRequests = try Self.parsePairs(modes, option: "--mode") { ModeRequest($0) }
             options.rotations = try Self.parsePairs(rotations, option: "--rotate") { Rotation(rawValue: $0) }
             options.noAtomic = noAtomic
+            options.fbdevDevice = fbdevDevice
             options.backend = backend
             options.snapshotDirectory = snapshotDirectory
             options.headlessScreens = headlessScreens
