@@ -36,7 +36,7 @@ public struct RuntimeOptions: Sendable {
     public var backend: Backend = .auto
     /// Where the headless backend writes `<screen>.png`; nil: `./snapshots`.
     public var snapshotDirectory: String?
-    /// The headless screens' modes, `WxH` or `WxH@Hz`, one screen each (`HEADLESS-1`, `HEADLESS-2`, ...).
+    /// The headless screens' modes, `WxH`, `WxH@Hz` or `NAME=WxH@Hz`, one screen each (`HEADLESS-1`, `HEADLESS-2`, ... unless named).
     public var headlessScreens: [String] = ["1280x800"]
     /// `--trace FILE`.
     public var tracePath: String?
@@ -232,8 +232,12 @@ public final class KioskRuntime {
     private func headlessSpecs() throws(RuntimeError) -> [HeadlessDisplay.ScreenSpec] {
         var specs: [HeadlessDisplay.ScreenSpec] = []
         for (index, text) in options.headlessScreens.enumerated() {
-            guard let spec = HeadlessDisplay.ScreenSpec.parse(text, name: "HEADLESS-\(index + 1)") else {
-                throw .invalidOption("--headless-screen", value: text, valid: "WxH or WxH@Hz, e.g. 1920x1080 or 1280x800@60")
+            // `NAME=WxH@Hz` names the screen (to mirror a real connector); else HEADLESS-n.
+            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            let (name, mode) = parts.count == 2 ? (parts[0], parts[1]) : ("HEADLESS-\(index + 1)", text)
+            guard !name.isEmpty, let spec = HeadlessDisplay.ScreenSpec.parse(mode, name: name) else {
+                throw .invalidOption("--headless-screen", value: text,
+                                     valid: "WxH, WxH@Hz or NAME=WxH@Hz, e.g. 1920x1080, 1280x800@60 or HDMI-A-1=1920x1080@60")
             }
             specs.append(spec)
         }

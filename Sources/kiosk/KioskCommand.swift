@@ -38,7 +38,7 @@ extension KioskCommand {
         var snapshotDirectory: String = "snapshots"
 
         @Option(name: .customLong("headless-screen"),
-                help: "A headless screen's mode, WxH or WxH@Hz; repeat for more screens (HEADLESS-1, HEADLESS-2, ...).")
+                help: "A headless screen's mode, WxH, WxH@Hz or NAME=WxH@Hz; repeat for more screens (HEADLESS-1, HEADLESS-2, ... unless named).")
         var headlessScreens: [String] = ["1280x800"]
 
         @Option(name: .customLong("trace"), help: "Write one JSON line per screen/window notification and per touch to FILE.")

@@ -107,8 +107,9 @@ func expectGolden(_ image: Bitmap, named name: String, sourceLocation: SourceLoc
     if mismatches > 0 {
         try image.writePNG(to: actualPath)
         let locale = ProcessInfo.processInfo.environment["LC_ALL"] ?? ProcessInfo.processInfo.environment["LANG"] ?? "unset"
-        Issue.record("\(name): \(mismatches) pixels differ, first at \(first!); actual image: \(actualPath) "
-                     + "(goldens are made with LC_ALL=C.UTF-8, as scripts/test sets; this run has \(locale))", sourceLocation: sourceLocation)
+        let message = "\(name): \(mismatches) pixels differ, first at \(first!); actual image: \(actualPath) "
+            + "(goldens are made with LC_ALL=C.UTF-8, as scripts/test sets; this run has \(locale))"
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     } else if FileManager.default.fileExists(atPath: actualPath) {
         try? FileManager.default.removeItem(atPath: actualPath)
     }

@@ -79,7 +79,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try Self.kiosk(["run", "--backend", "headless", "--snapshot-dir", folder.path, "--headless-screen", "big"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("--headless-screen big: invalid; valid: WxH or WxH@Hz"))
+        #expect(result.stderr.contains("--headless-screen big: invalid; valid: WxH, WxH@Hz or NAME=WxH@Hz"))
         let backend = try Self.kiosk(["run", "--backend", "vga"])
         #expect(backend.status != 0 && backend.stderr.contains("auto") && backend.stderr.contains("headless"))
     }
