@@ -1,0 +1,86 @@
+"""Helpers shared by the kiosk's display scenarios: run the kiosk in the guest, wait for its frames,
+render the same scene headless on the host, compare pixels."""
+
+import json
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from kioskvm import image
+from kioskvm.scenario import expect
+
+REPO = Path(__file__).resolve().parents[3]
+KIOSK = REPO / ".build" / "debug" / "kiosk"
+# libseat's builtin backend: the guest runs as root with no logind or seatd (shared/vm/README.md).
+SEAT = {"LIBSEAT_BACKEND": "builtin"}
+# The status bar's clock (HH:MM at its left) is the one part that may differ between two renderings.
+CLOCK = (0, 0, 80, 40)
+
+
+def screens_json(guest):
+    r = guest.run(f"{KIOSK} screens --json", timeout=60).check()
+    return json.loads(r.stdout)
+
+
+def reference(screens, size_of=None):
+    """The same kiosk rendered by the headless backend on the host, for `screens` = [(name, "WxH@Hz")]:
+    what the display must show, pixel for pixel."""
+    folder = Path(tempfile.mkdtemp(prefix="kiosk-reference-"))
+    args = [str(KIOSK), "run", "--backend", "headless", "--snapshot-dir", str(folder), "--exit-after", "1"]
+    for name, mode in screens:
+        args += ["--headless-screen", f"{name}={mode}"]
+    subprocess.run(args, check=True, capture_output=True, timeout=60, env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+    return {name: image.load(folder / f"{name}.png") for name, _ in screens}
+
+
+def run_kiosk(guest, args, env=None):
+    """Starts the kiosk (exec'd, so signals reach it alone) with a trace; returns (process, trace path)."""
+    trace = Path(guest.job_dir) / f"trace-{time.monotonic_ns()}.jsonl"
+    cmd = f"exec {KIOSK} run {args} --trace {guest.guest_path(trace)}"
+    return guest.spawn(cmd, env={**SEAT, **(env or {})}), trace
+
+
+def wait_for_frames(trace, screens, timeout=60):
+    """Until the trace shows a frame for each screen, then a moment for the flip to reach the display."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if trace.exists():
+            events = [json.loads(l) for l in trace.read_text().splitlines() if l.strip()]
+            done = {e["screen"] for e in events if e["event"] == "frame"}
+            if all(s in done for s in screens):
+                time.sleep(1.0)
+                return events
+        time.sleep(0.2)
+    raise AssertionError(f"no frame on {screens} within {timeout} s; trace: {trace.read_text() if trace.exists() else 'none'}")
+
+
+def stop(process):
+    process.signal(signal.SIGTERM, group=False)
+    result = process.wait(30)
+    expect(result.status == 0, result)
+    return result
+
+
+def same_pixels(actual, expected, mask=CLOCK):
+    """Every pixel equal except inside `mask`."""
+    expect(actual.size == expected.size, f"size {actual.size}, expected {expected.size}")
+    mx, my, mw, mh = mask
+    mismatches, first = 0, None
+    for y in range(actual.height):
+        for x in range(actual.width):
+            if mx <= x < mx + mw and my <= y < my + mh:
+                continue
+            if actual.color_at(x, y) != expected.color_at(x, y):
+                mismatches += 1
+                first = first or (x, y, actual.color_at(x, y), expected.color_at(x, y))
+    expect(mismatches == 0, f"{mismatches} pixels differ; first at {first[:2]}: {first[2]} instead of {first[3]}" if first else "")
+
+
+def mode_spelling(connector, width, height):
+    """`WxH@Hz` with the exact refresh the kernel offers for that size (the status bar prints it)."""
+    mode = next(m for m in connector["modes"] if (m["width"], m["height"]) == (width, height))
+    return f"{width}x{height}@{mode['refresh']}"
+
+

@@ -1,0 +1,60 @@
+"""Cards and sessions: a second card (bochs) is listed and drivable; a VT switch pauses the kiosk and gives it back."""
+
+import json
+import signal
+import time
+from pathlib import Path
+
+from kioskvm import image
+from kioskvm.scenario import expect
+from scenarios_support import KIOSK, mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, wait_for_frames
+
+# virtio-gpu (card0: Virtual-1, Virtual-2) and a bochs display (card1); connector numbers count across cards.
+GUEST = dict(heads=2, devices=["bochs-display,id=bochs0"])
+TIMEOUT = 300
+
+
+def check_both_cards_are_listed_with_names_counted_across_cards(guest):
+    listed = screens_json(guest)
+    names = [(c["card"], c["name"]) for c in listed]
+    expect(names == [("card0", "Virtual-1"), ("card0", "Virtual-2"), ("card1", "Virtual-3")], names)
+    bochs = listed[2]
+    expect(bochs["status"] == "connected" and bochs["modes"], bochs)
+    for c in listed:
+        r = guest.run(f"test -e /sys/class/drm/{c['card']}-{c['name']}").check()
+        expect(r.ok, f"/sys/class/drm/{c['card']}-{c['name']} does not exist")
+
+
+def check_the_second_card_can_be_chosen(guest):
+    bochs = {c["name"]: c for c in screens_json(guest)}["Virtual-3"]
+    preferred = next(m for m in bochs["modes"] if m["preferred"])
+    mode = f"{preferred['width']}x{preferred['height']}@{preferred['refresh']}"
+    process, trace = run_kiosk(guest, "--backend drm", env={"KIOSK_DRM_DEVICE": "/dev/dri/card1"})
+    wait_for_frames(trace, ["Virtual-3"])
+    shown = image.load(guest.screendump(0, Path(guest.job_dir) / "bochs.png", device="bochs0"))
+    result = stop(process)
+    expect("using /dev/dri/card1" in result.stderr, result.stderr)
+    same_pixels(shown, reference([("Virtual-3", mode)])["Virtual-3"])
+    # And card0 was left alone: head 0 of virtio-gpu still shows the console's 1280x800.
+    expect(image.load(guest.screendump(0)).size == (1280, 800), "virtio-gpu head 0 was touched")
+
+
+def check_a_session_switch_pauses_and_resumes(guest):
+    v1 = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
+    mode = mode_spelling(v1, 1024, 768)
+    process, trace = run_kiosk(guest, "--backend drm --mode Virtual-1=1024x768", env={"KIOSK_DRM_DEVICE": "/dev/dri/card0"})
+    wait_for_frames(trace, ["Virtual-1"])
+    expected = reference([("Virtual-1", mode)])["Virtual-1"]
+    same_pixels(image.load(guest.screendump(0)), expected)
+    # Another VT takes the display: libseat (builtin seatd, VT_PROCESS) disables our session.
+    guest.run("busybox chvt 2", timeout=30).check()
+    process.wait_for_output("session disabled", timeout=30, stderr=True)
+    time.sleep(1)
+    away = image.load(guest.screendump(0))
+    expect(away.size != (1024, 768) or away.color_at(5, 300) != (242, 242, 247), "the kiosk still shows on another VT")
+    # Back: the kiosk re-modesets and repaints everything.
+    guest.run("busybox chvt 1", timeout=30).check()
+    process.wait_for_output("session enabled", timeout=30, stderr=True)
+    time.sleep(2)
+    same_pixels(image.load(guest.screendump(0)), expected)
+    stop(process)
