@@ -231,6 +231,11 @@ class Guest:
     append       extra kernel command line
     udev         start systemd-udevd + coldplug at boot (~2.5 s under TCG)
     cwd          working directory of guest commands (default: the repo root, same path in the guest)
+    host_cache   9p cache mode of the host root and extras in the guest: "loose" (default) caches
+                 file data and metadata in the guest, 2.5-4x faster at starting programs (measured:
+                 `python3 -c pass` 0.25 s vs 0.7 s, `libinput list-devices` 0.3-0.6 s vs 1.2-1.6 s),
+                 but files the host changes after boot may look stale in the guest; "none" if a test
+                 changes host files (outside the job folder, which is always uncached) mid-boot
     boot_timeout seconds to wait for the guest's agent (default KIOSK_VM_BOOT_TIMEOUT or 180)
     keep         keep the run folder (console.log, job/, sockets) after stop; default KIOSK_VM_KEEP
     """
@@ -239,6 +244,7 @@ class Guest:
 
     def __init__(self, heads: int = 2, devices=(), qemu_args=(), memory: int = 1024, smp: int = 2,
                  accel: str | None = None, append: str = "", udev: bool = True, cwd=None,
+                 host_cache: str = "loose",
                  boot_timeout: float | None = None, keep: bool | None = None, name: str = "guest"):
         self.heads = heads
         self.devices = list(devices)
@@ -248,6 +254,7 @@ class Guest:
         self.accel = accel if accel is not None else os.environ.get("KIOSK_VM_ACCEL", "")
         self.append = append
         self.udev = udev
+        self.host_cache = host_cache
         self.cwd = str(cwd or REPO_ROOT)
         self.boot_timeout = boot_timeout or float(os.environ.get("KIOSK_VM_BOOT_TIMEOUT", "180"))
         self.keep = _env_flag("KIOSK_VM_KEEP") if keep is None else keep
@@ -319,7 +326,8 @@ class Guest:
             cmd += ["-device", d]
         cmd += self.qemu_args
         append = (f"console=ttyS0 panic=-1 loglevel=4 mitigations=off "
-                  f"kioskvm.job={self.job_dir} kioskvm.udev={1 if self.udev else 0} {self.append}")
+                  f"kioskvm.job={self.job_dir} kioskvm.udev={1 if self.udev else 0} "
+                  f"kioskvm.hostcache={self.host_cache} {self.append}")
         cmd += ["-append", append.strip()]
         return cmd
 
@@ -329,7 +337,7 @@ class Guest:
     def start(self) -> "Guest":
         if shutil.which("qemu-system-x86_64") is None:
             raise BootError("qemu-system-x86_64 not found (apt-get install qemu-system-x86)")
-        self.image = build.ensure_image()
+        self.image = build.current_image()
         # Short path under /tmp: unix socket paths are limited to 108 bytes.
         self.run_dir = Path(tempfile.mkdtemp(prefix=f"kioskvm-{self.name}-"))
         self.job_dir = self.run_dir / "job"

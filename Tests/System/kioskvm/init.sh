@@ -13,7 +13,11 @@
 /bin/busybox --install -s /bin
 export PATH=/bin
 
-say() { read -r up _ < /proc/uptime 2>/dev/null || read -r up _ < /newroot/proc/uptime; echo "kioskvm-init: [$up] $*"; }
+say() {
+    # /proc moves to /newroot/proc half-way through
+    if [ -r /proc/uptime ]; then read -r up _ < /proc/uptime; else read -r up _ < /newroot/proc/uptime; fi
+    echo "kioskvm-init: [$up] $*"
+}
 die() {
     echo "kioskvm-init: FATAL: $*"
     poweroff -f
@@ -24,7 +28,7 @@ mount -t sysfs sysfs /sys || die "mount sysfs"
 mount -t devtmpfs devtmpfs /dev || die "mount devtmpfs"
 
 JOB=
-HOSTCACHE=loose
+HOSTCACHE=loose     # Guest(host_cache=...): see guest.py for the measurements behind the default
 for arg in $(cat /proc/cmdline); do
     case "$arg" in
         kioskvm.job=*) JOB="${arg#kioskvm.job=}" ;;

@@ -13,7 +13,8 @@ A scenario is a module `Tests/System/scenarios/test_NAME.py`:
         expect(r.ok, r)
 
 A check passes when it returns, fails on any exception (AssertionError or expect() for plain
-failures: the message is the reason), and is skipped by skip("why"). Later checks still run after a
+failures: the message is the reason), and is skipped by skip("why"). note("...") adds an
+informational `# scenario: ...` line to the output (timings and the like). Later checks still run after a
 failure; module globals carry state between checks (e.g. a process the first check spawned).
 """
 
@@ -38,6 +39,17 @@ class Skip(Exception):
 
 def skip(reason: str):
     raise Skip(reason)
+
+
+_emit = None     # set while run_scenario runs
+
+
+def note(message: str) -> None:
+    """Print an informational line with the results (`# scenario: message`), e.g. a timing."""
+    if _emit is not None:
+        _emit({"note": str(message)})
+    else:
+        print(f"# {message}", flush=True)
 
 
 def expect(condition, message="expectation failed") -> None:
@@ -112,6 +124,8 @@ def run_scenario(sc: Scenario, checks: list[Check], emit) -> None:
     """Run the checks of one scenario against one guest. `emit(dict)` reports each result:
     {"check", "status": pass|fail|skip, "reason", "detail", "seconds"} and finally {"done": ...}."""
     from .guest import Guest, GuestError
+    global _emit
+    _emit = emit
 
     t0 = time.monotonic()
     guest = None
@@ -128,6 +142,7 @@ def run_scenario(sc: Scenario, checks: list[Check], emit) -> None:
     timer.daemon = True
     timer.start()
     info = {}
+    shown_console = False
     try:
         if sc.needs_vm:
             try:
@@ -162,8 +177,11 @@ def run_scenario(sc: Scenario, checks: list[Check], emit) -> None:
                     reason, detail = reason.split("\n", 1)
                 if not isinstance(e, (AssertionError, GuestError)):
                     detail += "\n" + "".join(traceback.format_exception(e)).rstrip()
-                if guest is not None:
+                # The console tail once per scenario (first failure), and whenever the guest itself
+                # is the problem; more copies of it would only bury the reasons.
+                if guest is not None and (not shown_console or isinstance(e, GuestError)):
                     detail += "\n" + guest.diagnostics(25)
+                    shown_console = True
             emit({"check": c.name, "status": status, "reason": reason, "detail": detail.strip(),
                   "seconds": round(time.monotonic() - t, 2)})
     finally:

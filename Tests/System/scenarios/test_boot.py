@@ -5,7 +5,7 @@ import signal
 import time
 
 from kioskvm import drm
-from kioskvm.scenario import expect
+from kioskvm.scenario import expect, note
 
 GUEST = dict(heads=2)
 
@@ -75,7 +75,8 @@ def check_agent_runs_commands(guest):
     for i in range(5):
         expect(guest.run(f"echo {i}").stdout == f"{i}\n", "wrong output")
     each = (time.monotonic() - t) / 5
-    print(f"run() round trip: {each * 1000:.0f} ms")
+    note(f"run() round trip {each * 1000:.0f} ms, boot {guest.boot_seconds:.1f} s "
+         f"(kernel to ready {guest.boot_info.get('ready')} s guest time)")
     expect(each < 2.0, f"run() takes {each:.2f} s per call")
 
 
