@@ -30,57 +30,44 @@ public final class Bitmap: CustomStringConvertible {
     /// A zero-filled bitmap (transparent black; black for `.xrgb8888`). Sizes up to 32767, cairo's limit
     /// for image surfaces; anything else is a programmer error.
     /// Calls `cairo_format_stride_for_width`, `cairo_image_surface_create_for_data` and `pixman_image_create_bits`.
-    public init(width: Int, height: Int, format: PixelFormat = .argb32Premultiplied) {
+    public convenience init(width: Int, height: Int, format: PixelFormat = .argb32Premultiplied) {
         precondition((0...32767).contains(width) && (0...32767).contains(height),
                      "Bitmap(width: \(width), height: \(height)): size outside 0...32767")
         let stride = Int(cairo_format_stride_for_width(format.cairoFormat, Int32(width)))
         precondition(stride >= 0, "cairo_format_stride_for_width(\(width)) failed")
-        let byteCount = stride * height
-        let data = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: 64)
-        data.initializeMemory(as: UInt8.self, repeating: 0, count: max(byteCount, 1))
-
-        let surface = cairo_image_surface_create_for_data(data.assumingMemoryBound(to: UInt8.self),
-                                                          format.cairoFormat, Int32(width), Int32(height),
-                                                          Int32(stride))!
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS,
-              cairo_surface_set_user_data(surface, bitmapMemoryKey, data, { $0?.deallocate() })
-                == CAIRO_STATUS_SUCCESS
-        else {
-            data.deallocate()
-            fatalError("cairo_image_surface_create_for_data(\(width)x\(height)): "
-                       + String(cString: cairo_status_to_string(cairo_surface_status(surface))))
-        }
-        guard let image = pixman_image_create_bits(format.pixmanFormat, Int32(width), Int32(height),
-                                                   data.assumingMemoryBound(to: UInt32.self), Int32(stride))
-        else {
-            cairo_surface_destroy(surface)
-            fatalError("pixman_image_create_bits(\(width)x\(height)) failed: out of memory")
-        }
-        self.width = width
-        self.height = height
-        self.stride = stride
-        self.format = format
-        self.data = data
-        self.surface = surface
-        self.image = image
+        let byteCount = max(stride * height, 1)
+        let data = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        data.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        self.init(memory: data, width: width, height: height, stride: stride, format: format, ownsMemory: true)
     }
 
     /// A bitmap over memory it does not own, e.g. a mapped DRM dumb buffer or an fbdev mapping, with the
     /// row pitch the device chose. The caller keeps the memory alive and unchanged in size for the
     /// bitmap's whole life. Write-combined scanout memory is slow to read: use such a bitmap only as the
     /// destination of `.source` copies (`copy(from:rotation:region:)`).
-    /// Calls `cairo_image_surface_create_for_data` and `pixman_image_create_bits`.
-    public init(wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
+    public convenience init(wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
         precondition((0...32767).contains(width) && (0...32767).contains(height) && stride >= width * 4 && stride % 4 == 0,
                      "Bitmap(wrapping:) \(width)x\(height) stride \(stride): invalid geometry")
-        guard let surface = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), format.cairoFormat,
-                                                                Int32(width), Int32(height), Int32(stride)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            fatalError("cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)) failed")
+        self.init(memory: memory, width: width, height: height, stride: stride, format: format, ownsMemory: false)
+    }
+
+    /// Wraps `memory` for cairo and pixman; when `ownsMemory`, the cairo surface frees it when cairo lets go.
+    /// Calls `cairo_image_surface_create_for_data`, `cairo_surface_set_user_data` and `pixman_image_create_bits`.
+    private init(memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat, ownsMemory: Bool) {
+        let surface = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self),
+                                                          format.cairoFormat, Int32(width), Int32(height),
+                                                          Int32(stride))!
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+              !ownsMemory || cairo_surface_set_user_data(surface, bitmapMemoryKey, memory, { $0?.deallocate() })
+                == CAIRO_STATUS_SUCCESS
+        else {
+            if ownsMemory { memory.deallocate() }
+            fatalError("cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)): "
+                       + String(cString: cairo_status_to_string(cairo_surface_status(surface))))
         }
         guard let image = pixman_image_create_bits(format.pixmanFormat, Int32(width), Int32(height),
-                                                   memory.assumingMemoryBound(to: UInt32.self), Int32(stride)) else {
+                                                   memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else {
             cairo_surface_destroy(surface)
             fatalError("pixman_image_create_bits(\(width)x\(height)) failed: out of memory")
         }

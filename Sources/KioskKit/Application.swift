@@ -304,3 +304,17 @@ extension Application {
         return shared
     }
 }
+
+extension Application {
+    /// Every screen and window notification with the short event name traces and logs use for it
+    /// (`screen.connect`, `window.resign-key`, ...).
+    nonisolated public static let modelNotifications: [(name: Notification.Name, event: String)] = [
+        (Screen.didConnectNotification, "screen.connect"),
+        (Screen.didDisconnectNotification, "screen.disconnect"),
+        (Screen.modeDidChangeNotification, "screen.mode"),
+        (Window.didBecomeVisibleNotification, "window.visible"),
+        (Window.didBecomeHiddenNotification, "window.hidden"),
+        (Window.didBecomeKeyNotification, "window.key"),
+        (Window.didResignKeyNotification, "window.resign-key"),
+    ]
+}

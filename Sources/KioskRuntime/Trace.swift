@@ -18,16 +18,7 @@ final class Trace {
         self.handle = handle
         self.application = application
         let center = application.notificationCenter
-        let events: [(Notification.Name, String)] = [
-            (Screen.didConnectNotification, "screen.connect"),
-            (Screen.didDisconnectNotification, "screen.disconnect"),
-            (Screen.modeDidChangeNotification, "screen.mode"),
-            (Window.didBecomeVisibleNotification, "window.visible"),
-            (Window.didBecomeHiddenNotification, "window.hidden"),
-            (Window.didBecomeKeyNotification, "window.key"),
-            (Window.didResignKeyNotification, "window.resign-key"),
-        ]
-        for (name, event) in events {
+        for (name, event) in Application.modelNotifications {
             tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
                 nonisolated(unsafe) let object = note.object
                 // The window model posts on the main actor, synchronously.

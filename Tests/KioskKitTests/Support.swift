@@ -10,19 +10,9 @@ final class TestBed {
     let backend = InMemoryDisplayBackend()
     private(set) var log: [String] = []
 
-    static let names: [(Notification.Name, String)] = [
-        (Screen.didConnectNotification, "screen.connect"),
-        (Screen.didDisconnectNotification, "screen.disconnect"),
-        (Screen.modeDidChangeNotification, "screen.mode"),
-        (Window.didBecomeVisibleNotification, "window.visible"),
-        (Window.didBecomeHiddenNotification, "window.hidden"),
-        (Window.didBecomeKeyNotification, "window.key"),
-        (Window.didResignKeyNotification, "window.resign-key"),
-    ]
-
     init(screens: [String] = ["HDMI-A-1"]) {
         app = Application.reset(notificationCenter: center)
-        for (name, event) in Self.names {
+        for (name, event) in Application.modelNotifications {
             _ = center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
                 nonisolated(unsafe) let object = note.object
                 // The model posts synchronously on the main actor.
