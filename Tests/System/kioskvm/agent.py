@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""kioskvm guest agent: PID 1 of the guest after switch_root (see init.sh).
+"""kioskvm guest agent: PID 1 of the guest after switch_root (init.sh, then stage2.sh exec it).
 
-It starts systemd-udevd (unless kioskvm.udev=0), then serves the host over a virtio-serial port
+It waits for udev's coldplug (stage2.sh starts it) and settles it (unless kioskvm.udev=0), then serves the host over a virtio-serial port
 named `kioskvm.agent` with newline-delimited JSON:
 
   host -> guest  {"op": "spawn", "id": 7, "cmd": "...", "cwd": "/work/main", "env": {...},
@@ -72,18 +72,26 @@ def find_port() -> str:
     raise RuntimeError(f"no virtio port named {PORT_NAME} in {base}")
 
 
-def start_udev(timings: dict) -> None:
-    """systemd-udevd + coldplug, as the recipe measured it (~2.5 s under TCG)."""
-    def step(name, argv):
-        t = time.monotonic()
-        r = subprocess.run(argv, env=BASE_ENV, stdin=subprocess.DEVNULL)
-        timings[name] = round(time.monotonic() - t, 3)
-        if r.returncode != 0:
-            log(f"{' '.join(argv)} exited {r.returncode}")
-    step("udevd", ["/usr/lib/systemd/systemd-udevd", "--daemon"])
-    step("trigger-subsystems", ["udevadm", "trigger", "--type=subsystems", "--action=add"])
-    step("trigger-devices", ["udevadm", "trigger", "--type=devices", "--action=add"])
-    step("settle", ["udevadm", "settle", "--timeout=60"])
+def finish_udev(timings: dict) -> None:
+    """stage2.sh started systemd-udevd and the coldplug in the background while Python was starting;
+    wait for its end marker, then settle (the recipe's order, ~2.5 s under TCG in all)."""
+    marker = "/run/kioskvm/coldplug"
+    deadline = time.monotonic() + 120
+    while not os.path.exists(marker):
+        if time.monotonic() > deadline:
+            log("udev coldplug did not finish within 120 s")
+            return
+        time.sleep(0.02)
+    with open(marker) as f:
+        rc, t0, t1 = f.read().split()
+    timings["coldplug"] = [float(t0), float(t1)]
+    if rc != "0":
+        log(f"udevd/trigger exited {rc}")
+    t = time.monotonic()
+    r = subprocess.run(["udevadm", "settle", "--timeout=60"], env=BASE_ENV, stdin=subprocess.DEVNULL)
+    timings["settle"] = round(time.monotonic() - t, 3)
+    if r.returncode != 0:
+        log(f"udevadm settle exited {r.returncode}")
 
 
 class Proc:
@@ -238,7 +246,7 @@ def main() -> None:
     timings = {"agent_start": t0}
     agent = Agent(find_port())
     if params.get("udev", "1") != "0":
-        start_udev(timings)
+        finish_udev(timings)
     timings["ready"] = uptime()
     log(f"ready at {timings['ready']:.2f} s (agent started {t0:.2f} s) {timings}")
     agent.send(ev="ready", uptime=timings["ready"], boot=timings)

@@ -16,7 +16,7 @@ Cache layout (`KIOSK_VM_CACHE`, default `~/.cache/kiosk-vm`):
     <key>/image.json          what went in (versions, packages, modules)
 
 <key> = `<kernel package>_<kernel version>-<hash>`; the hash covers every build input (this file,
-init.sh, agent.py, the C helpers, the package list and the versions apt resolved for it), so a
+init.sh, stage2.sh, agent.py, the C helpers, the package list and the versions apt resolved for it), so a
 kernel security update or an edited helper makes a new build, and an unchanged tree reuses the old.
 """
 
@@ -56,10 +56,11 @@ GUEST_PACKAGES = [
 ]
 
 # Kernel modules loaded by the initramfs (their dependency closures are added). virtio_pci is the bus
-# the others sit on; virtio_console carries the agent channel.
+# the others sit on; virtio_console carries the agent channel; virtio_rng feeds the kernel's entropy
+# (a guest program calling getrandom() early must not stall on it).
 MODULES = [
     "virtio_pci", "virtio_console", "virtio_gpu", "bochs", "uinput", "evdev", "virtio_input",
-    "9p", "9pnet_virtio", "overlay",
+    "9p", "9pnet_virtio", "overlay", "virtio_rng",
 ]
 
 # Helpers compiled on the host into extras/usr/lib/kioskvm/bin (on the guest's PATH).
@@ -194,7 +195,7 @@ def download(pkgs: list[tuple[str, str]], debs: Path) -> list[Path]:
 # --------------------------------------------------------------------------------------------- key
 
 def _input_files() -> list[Path]:
-    files = [HERE / "build.py", HERE / "init.sh", HERE / "agent.py"]
+    files = [HERE / "build.py", HERE / "init.sh", HERE / "stage2.sh", HERE / "agent.py"]
     for sources, _ in HELPERS.values():
         files += [GUEST_SRC / s for s in sources]
     return files
@@ -429,6 +430,7 @@ def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str
     lib = extras / GUEST_LIB.lstrip("/")
     lib.mkdir(parents=True, exist_ok=True)
     shutil.copy(HERE / "agent.py", lib / "agent.py")
+    shutil.copy(HERE / "stage2.sh", lib / "stage2.sh")
     _compile_helpers(extras)
 
     shutil.rmtree(scratch)

@@ -317,7 +317,8 @@ class Guest:
                 "-virtfs", f"local,path={img.extras},mount_tag=extras,{share},readonly=on"]
         cmd += ["-device", "virtio-serial-pci,id=vser0",
                 "-chardev", f"socket,id=agent,path={rd / 'agent.sock'},server=on,wait=off",
-                "-device", "virtserialport,bus=vser0.0,chardev=agent,name=kioskvm.agent"]
+                "-device", "virtserialport,bus=vser0.0,chardev=agent,name=kioskvm.agent",
+                "-device", "virtio-rng-pci"]
         if self.heads > 0:
             cmd += ["-device", f"virtio-gpu-pci,id={self.GPU_ID},max_outputs={self.heads}"]
             for h in range(self.heads):

@@ -78,6 +78,5 @@ mount --move /mnt/rw /newroot/run/kioskvm/rw
 
 say "stage 1 done"
 # switch_root, not chroot: `udevadm trigger` refuses to run inside a chroot (recipe).
-# -I -S: no site module, no user paths: less to read over 9p at startup, nothing host-specific.
-exec switch_root /newroot /usr/bin/python3 -I -S -u /usr/lib/kioskvm/agent.py
+exec switch_root /newroot /bin/sh /usr/lib/kioskvm/stage2.sh
 die "switch_root failed"
