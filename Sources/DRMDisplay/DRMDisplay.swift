@@ -142,8 +142,11 @@ public final class DRMDisplay: DisplayBackend, FrameOutput {
         return screen
     }
 
-    /// The connector IDs lit now, and their CRTCs.
-    public var litOutputs: [DRMConnectorID: DRMCRTCID] { outputs.mapValues(\.crtc) }
+    /// The outputs lit now: connector → CRTC and connector name.
+    public var litOutputs: [DRMConnectorID: (crtc: DRMCRTCID, name: String)] { outputs.mapValues { ($0.crtc, $0.name) } }
+
+    /// The mode lit on a connector, as the window model sees it.
+    public func litMode(of connector: DRMConnectorID) -> Screen.Mode? { outputs[connector]?.screenMode }
 
     // MARK: Lighting outputs
 

@@ -38,6 +38,12 @@ public enum CRTCAllocation {
 
         // 2. Augmenting paths for the rest; kept connectors are never moved.
         func augment(_ connector: Connector, visited: inout Set<CRTC>) -> Bool {
+            // A free CRTC first: moving another connector is only worth it when none is left.
+            if let free = (possible[connector] ?? []).first(where: { owner[$0] == nil && !visited.contains($0) }) {
+                owner[free] = connector
+                assignments[connector] = free
+                return true
+            }
             for crtc in possible[connector] ?? [] where !visited.contains(crtc) {
                 visited.insert(crtc)
                 guard let current = owner[crtc] else {

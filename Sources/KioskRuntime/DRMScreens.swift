@@ -4,9 +4,8 @@ import Foundation
 import KioskKit
 import Logging
 
-/// The runtime's side of a DRM card: reads its connectors, decides each one's mode (mode policy) and CRTC
-/// (stable allocation), has the backend light what changed, and tells the screens. Runs at start and
-/// again whenever the connectors may have changed (hotplug), touching only the connectors that did.
+/// The runtime's side of a DRM card: reads its connectors, has `OutputPlanner` decide, and carries the
+/// plan out through the backend and the screens. Runs at start and after every (debounced) hotplug.
 @MainActor
 final class DRMScreens {
     let display: DRMDisplay
@@ -14,7 +13,6 @@ final class DRMScreens {
     var modeRequests: [String: ModeRequest]
     /// Per connector name: the rotation asked for; else the panel's orientation; else normal.
     var rotations: [String: Rotation]
-    private let log = Logger(label: "kiosk.drm")
 
     init(display: DRMDisplay, modeRequests: [String: ModeRequest], rotations: [String: Rotation]) {
         self.display = display
@@ -22,92 +20,71 @@ final class DRMScreens {
         self.rotations = rotations
     }
 
-    /// Probes and applies the result. Problems with one connector are logged and skipped.
-    func update() {
+    /// Probes and applies the result, logging on `logger` (`kiosk.drm` at start, `kiosk.hotplug` after).
+    /// Problems with one connector are logged and skipped.
+    func update(logger log: Logger) {
         let connectors: [DRMDisplay.Connector]
         do { connectors = try display.probe() } catch {
             log.error("\(display.cardName): reading connectors failed: \(error)")
             return
         }
-        // 1. Decide modes.
-        var wanted: [(DRMDisplay.Connector, ModePolicy.Decision)] = []
-        for connector in connectors {
-            guard connector.info.status == .connected else { continue }
-            let outcome = ModePolicy.choose(modeRequests[connector.name], offered: connector.modes, preferred: connector.preferredIndex,
-                                            current: connector.currentMode, connector: connector.name)
-            if let problem = outcome.problem { log.error("\(problem); using \(Self.describe(outcome.decision, connector))") }
-            if outcome.decision == .off {
-                log.info("\(connector.name): off (mode = off)")
-            } else {
-                wanted.append((connector, outcome.decision))
-            }
+        let byName = Dictionary(connectors.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let snapshots = connectors.map { c in
+            OutputPlanner.Connector(id: c.info.id.rawValue, name: c.name, connected: c.info.status == .connected, modes: c.modes,
+                                    preferred: c.preferredIndex, current: c.currentMode,
+                                    possibleCRTCs: c.info.possibleCRTCs.map(\.rawValue), linkStatusBad: c.linkStatusBad)
         }
-        // 2. Allocate CRTCs, keeping the ones outputs already have.
-        let lit = display.litOutputs
-        let allocation = CRTCAllocation.allocate(wanted.map { .init(connector: $0.0.info.id, possibleCRTCs: $0.0.info.possibleCRTCs) },
-                                                 previous: lit)
-        for id in allocation.unassigned {
-            let name = connectors.first { $0.info.id == id }?.name ?? "\(id)"
-            log.error("\(name): no CRTC left to drive it (\(allocation.assignments.count) in use); it stays dark")
+        let lit = display.litOutputs.reduce(into: [UInt32: OutputPlanner.LitOutput]()) { result, entry in
+            result[entry.key.rawValue] = .init(crtc: entry.value.crtc.rawValue, name: entry.value.name)
         }
-        // 3. Turn off what is no longer wanted, or moves to another CRTC.
-        for (id, crtc) in lit where allocation.assignments[id] != crtc {
-            display.turnOff(id)
-            if let connector = connectors.first(where: { $0.info.id == id }), allocation.assignments[id] == nil {
-                display.screen(named: connector.name).disconnect()
-            } else if allocation.assignments[id] == nil {
-                // The connector itself vanished (a DP MST branch unplugged): find its screen by the old output.
-                for screen in Screen.screens where screen.backend === display && !connectors.contains(where: { $0.name == screen.name }) {
-                    screen.disconnect()
-                }
-            }
-        }
-        // 4. Light what is new or changed, and tell the screens.
-        for (connector, decision) in wanted {
-            guard let crtc = allocation.assignments[connector.info.id] else { continue }
-            let screen = display.screen(named: connector.name)
-            let modeIndex: Int?
-            switch decision {
-            case .set(let index): modeIndex = index
-            case .keepCurrent: modeIndex = nil
-            case .off: continue
-            }
-            let target = modeIndex.map { connector.modes[$0] } ?? connector.currentMode
-            let unchanged = lit[connector.info.id] == crtc && connector.currentMode == target && !connector.linkStatusBad
-            if !unchanged {
-                if connector.linkStatusBad { log.warning("\(connector.name): link-status is Bad: modesetting again") }
+        let connectedScreens = Set(Application.shared.screens.filter { $0.backend === display }.map(\.name))
+        let plan = OutputPlanner.plan(snapshots, lit: lit, connectedScreens: connectedScreens, requests: modeRequests)
+        for problem in plan.problems { log.error("\(problem)") }
+        for decision in plan.decisions { log.info("\(decision)") }
+
+        var failed: Set<String> = []
+        for action in plan.actions {
+            switch action {
+            case let .turnOff(connector, _):
+                display.turnOff(DRMConnectorID(rawValue: connector))
+            case let .light(connector, name, crtc, modeIndex):
                 do {
-                    try display.light(DRMDisplay.OutputPlan(connector: connector.info.id, crtc: crtc, modeIndex: modeIndex))
+                    try display.light(DRMDisplay.OutputPlan(connector: DRMConnectorID(rawValue: connector),
+                                                            crtc: DRMCRTCID(rawValue: crtc), modeIndex: modeIndex))
                 } catch {
-                    log.error("\(connector.name): lighting \(target.map { "\($0)" } ?? "the current mode") on \(crtc) failed: \(error); it stays dark")
-                    screen.disconnect()
+                    log.error("\(name): lighting it on CRTC \(crtc) failed: \(error); it stays dark")
+                    failed.insert(name)
+                }
+            case let .connectScreen(name), let .updateScreen(name):
+                guard let connector = byName[name] else { continue }
+                let screen = display.screen(named: name)
+                guard !failed.contains(name), let mode = display.litMode(of: connector.info.id) else {
+                    if screen.isConnected { screen.disconnect() }
                     continue
                 }
+                present(connector, mode: mode, on: screen, log: log)
+            case let .disconnectScreen(name):
+                let screen = display.screen(named: name)
+                if screen.isConnected {
+                    log.info("\(name): screen disconnected")
+                    screen.disconnect()
+                }
             }
-            screen.rotation = rotations[connector.name] ?? connector.panelOrientation ?? .normal
-            let physical = connector.info.physicalWidthMillimeters > 0
-                ? Size(width: Double(connector.info.physicalWidthMillimeters), height: Double(connector.info.physicalHeightMillimeters)) : nil
-            let preferred = connector.preferredIndex.map { connector.modes[$0] }
-            if screen.isConnected {
-                screen.update(modes: connector.modes, preferredMode: preferred, currentMode: target)
-            } else {
-                let identity = connector.edid.map { " (\($0.make) \($0.model)\($0.serial.map { " \($0)" } ?? ""))" } ?? ""
-                log.info("\(connector.name)\(identity): \(target.map { "\($0)" } ?? "?") on \(crtc), rotation \(screen.rotation)")
-                screen.connect(modes: connector.modes, preferredMode: preferred, currentMode: target, physicalSize: physical)
-            }
-        }
-        // Connectors that went away or disconnected while not lit still leave Screen.screens.
-        for connector in connectors where connector.info.status != .connected {
-            let screen = display.screen(named: connector.name)
-            if screen.isConnected { screen.disconnect() }
         }
     }
 
-    private static func describe(_ decision: ModePolicy.Decision, _ connector: DRMDisplay.Connector) -> String {
-        switch decision {
-        case .set(let index): "\(connector.modes[index])"
-        case .keepCurrent: "the current mode"
-        case .off: "off"
+    /// Tells the screen its modes and the mode lit, connecting it when it was not.
+    private func present(_ connector: DRMDisplay.Connector, mode: Screen.Mode, on screen: Screen, log: Logger) {
+        screen.rotation = rotations[connector.name] ?? connector.panelOrientation ?? .normal
+        let preferred = connector.preferredIndex.map { connector.modes[$0] }
+        if screen.isConnected {
+            screen.update(modes: connector.modes, preferredMode: preferred, currentMode: mode)
+            return
         }
+        let physical = connector.info.physicalWidthMillimeters > 0
+            ? Size(width: Double(connector.info.physicalWidthMillimeters), height: Double(connector.info.physicalHeightMillimeters)) : nil
+        let identity = connector.edid.map { " (\($0.make) \($0.model)\($0.serial.map { " \($0)" } ?? ""))" } ?? ""
+        log.info("\(connector.name)\(identity): connected, \(mode), rotation \(screen.rotation)")
+        screen.connect(modes: connector.modes, preferredMode: preferred, currentMode: mode, physicalSize: physical)
     }
 }

@@ -12,10 +12,11 @@ public final class DemoApp: ApplicationDelegate {
     private var statusWindow: Window?
     private var alertWindow: Window?
     private var statusLabel: Label?
-    private var counterLabel: Label?
+    private weak var counterLabel: Label?
     private var taps = 0
     private var externalWindows: [ObjectIdentifier: Window] = [:]
     private var clock: DispatchSourceTimer?
+    private var modeObserver: NSObjectProtocol?
 
     public init() {}
 
@@ -25,18 +26,18 @@ public final class DemoApp: ApplicationDelegate {
         main.identifier = "main"
         main.backgroundColor = Color(rgb: 0xF2F2F7)
         main.isOpaque = true
-        let content = ViewController()
+        let content = DemoContentController()
+        content.onTap = { [weak self] in self?.countTap() }
         main.rootViewController = content
-        buildMainContent(in: content.view)
+        counterLabel = content.counter
         main.makeKeyAndVisible()
         mainWindow = main
 
-        let status = Window(frame: Rect(x: 0, y: 0, width: screen.bounds.width, height: 40))
+        let status = Window(frame: Rect(x: 0, y: 0, width: screen.bounds.width, height: Self.statusBarHeight))
         status.identifier = "status-bar"
         status.windowLevel = .statusBar
         status.backgroundColor = Color(white: 0.1, alpha: 0.85)
-        let label = Label(frame: Rect(x: 16, y: 0, width: max(screen.bounds.width - 32, 0), height: 40))
-        label.autoresizingMask = [.flexibleWidth]
+        let label = Label(frame: Rect(x: 16, y: 0, width: max(screen.bounds.width - 32, 0), height: Self.statusBarHeight))
         label.textColor = .white
         label.font = .system(size: 16, weight: .medium)
         label.identifier = "status-label"
@@ -48,12 +49,37 @@ public final class DemoApp: ApplicationDelegate {
         startClock()
 
         showAlert(on: screen)
+        layoutWindows()
+        // A mode change or rotation of the main screen moves the status bar and the alert with it.
+        modeObserver = application.notificationCenter.addObserver(forName: Screen.modeDidChangeNotification, object: nil,
+                                                                  queue: nil) { [weak self] _ in
+            MainActor.assumeIsolated { self?.layoutWindows() }
+        }
         for other in Screen.screens where other !== screen { screenDidConnect(other) }
+    }
+
+    static let statusBarHeight = 40.0
+    static let alertSize = Size(width: 420, height: 200)
+
+    /// Places the windows that do not fill the screen: the status bar across the top, the alert below the
+    /// main content (near y = 440), centred. Runs at launch and whenever the main screen's size changes
+    /// (it may have had no display, and so no size, at launch).
+    private func layoutWindows() {
+        // With no display yet there is no size to lay out for; squeezing the windows to zero would lose
+        // their subviews' proportions (autoresizing cannot grow back from nothing).
+        guard let screen = mainWindow?.screen, !screen.bounds.isEmpty else { return }
+        let bounds = screen.bounds
+        statusWindow?.frame = Rect(x: 0, y: 0, width: bounds.width, height: Self.statusBarHeight)
+        statusLabel?.frame = Rect(x: 16, y: 0, width: max(bounds.width - 32, 0), height: Self.statusBarHeight)
+        let size = Size(width: min(Self.alertSize.width, max(bounds.width - 40, 0)), height: Self.alertSize.height)
+        let top = max(min(460, bounds.height - size.height - 20), 50)
+        alertWindow?.frame = Rect(x: ((bounds.width - size.width) / 2).rounded(), y: top, width: size.width, height: size.height)
+        updateStatus()
     }
 
     public func screenDidConnect(_ screen: Screen) {
         guard screen !== mainWindow?.screen, externalWindows[ObjectIdentifier(screen)] == nil else {
-            updateStatus()
+            layoutWindows()
             return
         }
         let window = Window(screen: screen)
@@ -73,56 +99,14 @@ public final class DemoApp: ApplicationDelegate {
         if let window = externalWindows.removeValue(forKey: ObjectIdentifier(screen)) { window.isHidden = true }
     }
 
-    private func buildMainContent(in root: View) {
-        let width = root.bounds.width
-        let title = Label(text: "Kiosk · 你好 · مرحبا", font: .system(size: 40, weight: .bold),
-                          frame: Rect(x: 20, y: 70, width: max(width - 40, 0), height: 60))
-        title.textAlignment = .center
-        title.autoresizingMask = [.flexibleWidth]
-        title.identifier = "title"
-        root.addSubview(title)
-
-        let subtitle = Label(text: "A UIKit-style window model on DRM/KMS, drawn in software. Touch the button.",
-                             font: .system(size: 20), frame: Rect(x: 40, y: 135, width: max(width - 80, 0), height: 60))
-        subtitle.numberOfLines = 0
-        subtitle.textAlignment = .center
-        subtitle.textColor = .darkGray
-        subtitle.autoresizingMask = [.flexibleWidth]
-        root.addSubview(subtitle)
-
-        let logo = ImageView(image: Self.logo)
-        logo.frame = Rect(x: width / 2 - 48, y: 210, width: 96, height: 96)
-        logo.autoresizingMask = [.flexibleLeftMargin, .flexibleRightMargin]
-        logo.identifier = "logo"
-        root.addSubview(logo)
-
-        let button = Button(title: "Tap me", frame: Rect(x: width / 2 - 110, y: 330, width: 220, height: 64))
-        button.identifier = "tap-button"
-        button.backgroundColor = Color(rgb: 0x3366CC)
-        button.titleColor = .white
-        button.cornerRadius = 14
-        button.autoresizingMask = [.flexibleLeftMargin, .flexibleRightMargin]
-        button.addAction(for: .touchUpInside) { [weak self] _ in self?.countTap() }
-        root.addSubview(button)
-
-        let counter = Label(text: "Not tapped yet", font: .system(size: 20), frame: Rect(x: 20, y: 410, width: max(width - 40, 0), height: 30))
-        counter.textAlignment = .center
-        counter.autoresizingMask = [.flexibleWidth]
-        counter.identifier = "counter"
-        root.addSubview(counter)
-        counterLabel = counter
-    }
-
     private func countTap() {
         taps += 1
         counterLabel?.text = taps == 1 ? "Tapped once" : "Tapped \(taps) times"
     }
 
     private func showAlert(on screen: Screen) {
-        let size = Size(width: min(420, screen.bounds.width - 40), height: 200)
-        // Below the main content (which ends near y = 440), so the button stays visible and touchable.
-        let top = max(min(460, screen.bounds.height - size.height - 20), 50)
-        let alert = Window(frame: Rect(x: (screen.bounds.width - size.width) / 2, y: top, width: size.width, height: size.height))
+        let size = Self.alertSize
+        let alert = Window(frame: Rect(size: size))
         alert.identifier = "welcome-alert"
         alert.windowLevel = .alert
         alert.backgroundColor = .white
@@ -133,11 +117,13 @@ public final class DemoApp: ApplicationDelegate {
                             font: .system(size: 18), frame: Rect(x: 20, y: 20, width: size.width - 40, height: 90))
         message.numberOfLines = 0
         message.textAlignment = .center
+        message.autoresizingMask = [.flexibleWidth]
         alert.addSubview(message)
         let ok = Button(title: "OK", frame: Rect(x: size.width / 2 - 70, y: 125, width: 140, height: 50))
         ok.identifier = "alert-ok"
         ok.backgroundColor = Color(rgb: 0xE5E5EA)
         ok.cornerRadius = 10
+        ok.autoresizingMask = [.flexibleLeftMargin, .flexibleRightMargin]
         ok.addAction(for: .touchUpInside) { [weak alert] _ in alert?.isHidden = true }
         alert.addSubview(ok)
         alert.makeKeyAndVisible()
@@ -168,4 +154,55 @@ public final class DemoApp: ApplicationDelegate {
         guard let url = Bundle.module.url(forResource: "logo", withExtension: "png") else { return nil }
         return try? Bitmap(contentsOfPNGFile: url.path)
     }()
+}
+
+/// The demo's main content, laid out from its bounds whenever they change (a display that appears late,
+/// a mode change, a rotation), as a UIKit view controller's view would.
+@MainActor
+final class DemoContentController: ViewController {
+    var onTap: () -> Void = {}
+    let title = Label(text: "Kiosk · 你好 · مرحبا", font: .system(size: 40, weight: .bold))
+    let subtitle = Label(text: "A UIKit-style window model on DRM/KMS, drawn in software. Touch the button.", font: .system(size: 20))
+    let logo = ImageView(image: DemoApp.logo)
+    let button = Button(title: "Tap me")
+    let counter = Label(text: "Not tapped yet", font: .system(size: 20))
+
+    override func loadView() {
+        let root = LayoutView { [weak self] bounds in self?.layout(in: bounds) }
+        title.textAlignment = .center
+        title.identifier = "title"
+        subtitle.numberOfLines = 0
+        subtitle.textAlignment = .center
+        subtitle.textColor = .darkGray
+        logo.identifier = "logo"
+        button.identifier = "tap-button"
+        button.backgroundColor = Color(rgb: 0x3366CC)
+        button.titleColor = .white
+        button.cornerRadius = 14
+        button.addAction(for: .touchUpInside) { [weak self] _ in self?.onTap() }
+        counter.textAlignment = .center
+        counter.identifier = "counter"
+        for view in [title, subtitle, logo, button, counter] as [View] { root.addSubview(view) }
+        view = root
+    }
+
+    private func layout(in bounds: Rect) {
+        let width = bounds.width
+        title.frame = Rect(x: 20, y: 70, width: max(width - 40, 0), height: 60)
+        subtitle.frame = Rect(x: 40, y: 135, width: max(width - 80, 0), height: 60)
+        logo.frame = Rect(x: (width / 2 - 48).rounded(), y: 210, width: 96, height: 96)
+        button.frame = Rect(x: (width / 2 - 110).rounded(), y: 330, width: 220, height: 64)
+        counter.frame = Rect(x: 20, y: 410, width: max(width - 40, 0), height: 30)
+    }
+}
+
+/// A view that hands its layout to a closure.
+@MainActor
+final class LayoutView: View {
+    let layout: (Rect) -> Void
+    init(layout: @escaping (Rect) -> Void) {
+        self.layout = layout
+        super.init(frame: .zero)
+    }
+    override func layoutSubviews() { layout(bounds) }
 }

@@ -5,6 +5,7 @@ import FBDevDisplay
 import Foundation
 import HeadlessDisplay
 import Seat
+import Udev
 import KioskKit
 import Logging
 
@@ -32,6 +33,10 @@ public struct RuntimeOptions: Sendable {
     public var noAtomic = false
     /// The framebuffer device for the fbdev backend; nil: `KIOSK_FBDEV_DEVICE`, else `/dev/fb0`.
     public var fbdevDevice: String?
+    /// The connector that is the main screen whenever it is connected.
+    public var primary: String?
+    /// Hotplug events closer together than this are coalesced and only the final state is acted on.
+    public var hotplugDebounce: TimeInterval = 0.3
 
     public var backend: Backend = .auto
     /// Where the headless backend writes `<screen>.png`; nil: `./snapshots`.
@@ -61,6 +66,10 @@ public final class KioskRuntime {
     private var session: Session?
     private var drmSeatDevice: SeatDevice?
     private var hasLaunched = false
+    private var hotplugSource: (any DispatchSourceRead)?
+    private var hotplugMonitor: UdevMonitor?
+    private var pendingReprobe: DispatchWorkItem?
+    private let hotplugLog = Logger(label: "kiosk.hotplug")
     private(set) var compositor: Compositor?
     private var trace: Trace?
     private var signalSources: [DispatchSourceSignal] = []
@@ -100,10 +109,12 @@ public final class KioskRuntime {
             self.trace?.recordFrame(on: screen, number: compositor.framesComposed(on: screen))
         }
         observeScreens()
+        application.preferredMainScreenName = options.primary
         if let drm {
             let screens = DRMScreens(display: drm, modeRequests: options.modeRequests, rotations: options.rotations)
             drmScreens = screens
-            screens.update()
+            screens.update(logger: Logger(label: "kiosk.drm"))
+            watchHotplug(card: drm.cardName)
             if Screen.screens.isEmpty { log.notice("\(drm.cardName): no display connected yet; waiting for one") }
         } else if let fbdev {
             fbdev.start()
@@ -193,6 +204,52 @@ public final class KioskRuntime {
             log.notice("\(error): using the headless backend")
             return nil
         }
+    }
+
+    /// A udev monitor on `drm` in the main queue: a `change` with `HOTPLUG=1` for our card re-probes its
+    /// connectors, debounced, so a flapping link is acted on once, in its final state.
+    private func watchHotplug(card: String) {
+        let monitor: UdevMonitor
+        do {
+            monitor = try UdevMonitor(udev: try Udev(), subsystems: ["drm"])
+        } catch {
+            hotplugLog.error("cannot watch for display hotplug: \(error); screens stay as found at start")
+            return
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: monitor.fileDescriptor, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                let events: [UdevDevice]
+                do { events = try monitor.receiveAll() } catch {
+                    // ENOBUFS: events were lost; re-probing covers whatever they said.
+                    self.hotplugLog.warning("udev monitor: \(error); re-probing")
+                    self.scheduleReprobe(reason: "lost udev events")
+                    return
+                }
+                for event in events where event.sysname == card && event.action == "change" && event.properties["HOTPLUG"] == "1" {
+                    let connector = event.properties["CONNECTOR"].map { " (connector \($0))" } ?? ""
+                    self.scheduleReprobe(reason: "uevent HOTPLUG=1 on \(card)\(connector)")
+                }
+            }
+        }
+        source.resume()
+        hotplugSource = source
+        hotplugMonitor = monitor
+    }
+
+    private func scheduleReprobe(reason: String) {
+        hotplugLog.debug("\(reason); acting in \(Int(options.hotplugDebounce * 1000)) ms unless more events come")
+        pendingReprobe?.cancel()
+        let work = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.pendingReprobe = nil
+                self.drmScreens?.update(logger: self.hotplugLog)
+            }
+        }
+        pendingReprobe = work
+        DispatchQueue.main.asyncAfter(deadline: .now() + options.hotplugDebounce, execute: work)
     }
 
     private func makeHeadless(specs: [HeadlessDisplay.ScreenSpec]) throws(RuntimeError) -> HeadlessDisplay {

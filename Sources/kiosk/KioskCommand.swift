@@ -59,6 +59,12 @@ extension KioskCommand {
         @Option(name: .customLong("fbdev-device"), help: "The framebuffer for the fbdev backend (default: KIOSK_FBDEV_DEVICE, else /dev/fb0).")
         var fbdevDevice: String?
 
+        @Option(name: .customLong("primary"), help: "The connector that is the main screen whenever it is connected (e.g. HDMI-A-1).")
+        var primary: String?
+
+        @Option(name: .customLong("hotplug-debounce"), help: "Milliseconds within which hotplug events are coalesced (default 300).")
+        var hotplugDebounce: Int = 300
+
         @Flag(name: .customLong("no-atomic"), help: "Use legacy modesetting even where atomic works (as KIOSK_NO_ATOMIC=1).")
         var noAtomic = false
 
@@ -66,6 +72,9 @@ extension KioskCommand {
         var logLevel: Logger.Level = .info
 
         func validate() throws {
+            guard (0...60_000).contains(hotplugDebounce) else {
+                throw ValidationError("--hotplug-debounce \(hotplugDebounce): must be 0 to 60000 milliseconds")
+            }
             _ = try Self.parsePairs(modes, option: "--mode") { ModeRequest($0) }
             _ = try Self.parsePairs(rotations, option: "--rotate") { Rotation(rawValue: $0) }
         }
@@ -94,6 +103,8 @@ extension KioskCommand {
             options.rotations = try Self.parsePairs(rotations, option: "--rotate") { Rotation(rawValue: $0) }
             options.noAtomic = noAtomic
             options.fbdevDevice = fbdevDevice
+            options.primary = primary
+            options.hotplugDebounce = Double(hotplugDebounce) / 1000
             options.backend = backend
             options.snapshotDirectory = snapshotDirectory
             options.headlessScreens = headlessScreens
