@@ -1,0 +1,163 @@
+import Benchmark
+import CompositionScenes
+import KioskKit
+
+// Issue 4's benchmark: composition of a 1920x1080 scene against raw pixman and memcpy in the same run,
+// a damaged update, and hit testing. Run with `swift package benchmark` in this folder (README.md).
+//
+// KioskKit is main-actor code. package-benchmark calls an async benchmark closure from a task off the
+// main thread, so each sample hops to the main actor and starts and stops the clock there: the hop is
+// not measured. Scenes are made in each benchmark's setup hook (also on the main actor), never timed.
+
+/// The scene of the running benchmark; set by its setup hook.
+@MainActor private var composition: CompositionScene?
+@MainActor private var hitTesting: HitTestScene?
+nonisolated(unsafe) private var baseline: PixmanBaseline?
+nonisolated(unsafe) private var frameMemcpy: FrameMemcpy?
+
+/// Sends the (non-Sendable) benchmark object to the main actor; package-benchmark does not touch it
+/// while the closure runs.
+private struct Handle: @unchecked Sendable { let benchmark: Benchmark }
+
+/// Registers a benchmark whose body runs on the main actor, `scaledIterations` times per sample, with the
+/// clock started and stopped there.
+private func mainActorBenchmark(_ name: String, configuration: Benchmark.Configuration,
+                                setup: @escaping @MainActor @Sendable () -> Void,
+                                body: @escaping @MainActor @Sendable () -> Void,
+                                check: @escaping @MainActor @Sendable () -> String? = { nil }) {
+    Benchmark(name, configuration: configuration) { benchmark async in
+        let handle = Handle(benchmark: benchmark)
+        await MainActor.run {
+            let benchmark = handle.benchmark
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { body() }
+            benchmark.stopMeasurement()
+            if let failure = check() { benchmark.error(failure) }
+        }
+    } setup: {
+        await MainActor.run { setup() }
+    } teardown: {
+        await MainActor.run {
+            composition = nil
+            hitTesting = nil
+        }
+    }
+}
+
+/// Wall-clock time, and mallocs per iteration (the malloc interposer counts them; with `--no-progress`
+/// the harness adds none, as the memcpy baseline shows, while its progress bar adds 16-18 per sample).
+/// CPU time is left out (it moves in 10 ms ticks here) and so are instructions: they need perf counters,
+/// which these machines do not have (scripts/callgrind.sh counts instructions instead, see README.md).
+private let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal]
+
+/// Frames: 10 µs to 2 ms each, so 5 s give thousands of samples. `units`: the damaged updates are shown
+/// in nanoseconds, so their p50 keeps three digits.
+private func frameConfiguration(_ units: BenchmarkTimeUnits = .microseconds) -> Benchmark.Configuration {
+    .init(metrics: metrics, timeUnits: units, warmupIterations: 20, scalingFactor: .one,
+          maxDuration: .seconds(5), maxIterations: 20_000)
+}
+
+/// Hit tests: microseconds each; 1000 per sample keep the clock's own cost out of the figure (results
+/// are per hit test, marked `*` in the output). The worst case takes about a millisecond, so it runs
+/// one per sample.
+private func hitTestConfiguration(_ kind: HitTestScene.Kind?) -> Benchmark.Configuration {
+    kind == .throughPassThroughWindows
+        ? .init(metrics: metrics, timeUnits: .microseconds, warmupIterations: 20, scalingFactor: .one,
+                maxDuration: .seconds(5), maxIterations: 5_000)
+        : .init(metrics: metrics, timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .kilo,
+                maxDuration: .seconds(5), maxIterations: 2_000)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    // MARK: Baselines, in the same run
+
+    Benchmark("Baseline: raw pixman, 3 layers (SRC 1920x1080, OVER 1920x40, OVER 600x300)",
+              configuration: frameConfiguration()) { benchmark in
+        guard let baseline else { fatalError("no baseline") }
+        for _ in benchmark.scaledIterations { baseline.compositeLayers() }
+    } setup: {
+        baseline = PixmanBaseline()
+    } teardown: {
+        baseline = nil
+    }
+
+    Benchmark("Baseline: raw pixman, 3 layers + SRC copy into a second buffer",
+              configuration: frameConfiguration()) { benchmark in
+        guard let baseline else { fatalError("no baseline") }
+        for _ in benchmark.scaledIterations { baseline.compositeLayersAndCopy() }
+    } setup: {
+        baseline = PixmanBaseline()
+    } teardown: {
+        baseline = nil
+    }
+
+    Benchmark("Baseline: memcpy of one 1920x1080 XRGB frame", configuration: frameConfiguration()) { benchmark in
+        guard let frameMemcpy else { fatalError("no buffers") }
+        for _ in benchmark.scaledIterations { frameMemcpy.copy() }
+    } setup: {
+        frameMemcpy = FrameMemcpy()
+    } teardown: {
+        frameMemcpy = nil
+    }
+
+    // MARK: The compositor
+
+    mainActorBenchmark("Compositor: full frame (shadow + copy into the output)", configuration: frameConfiguration(),
+                       setup: {
+                           let scene = CompositionScene()
+                           scene.expectFrames(damage: Region(scene.fullScreen))
+                           composition = scene
+                       },
+                       body: { composition!.composeFullFrame() },
+                       check: { composition!.output.unexpectedFrames > 0 ? "a frame had unexpected damage or age" : nil })
+
+    mainActorBenchmark("Compositor: full frame, compose into shadow only", configuration: frameConfiguration(),
+                       setup: {
+                           let scene = CompositionScene()
+                           scene.output.acceptsFrames = false
+                           composition = scene
+                       },
+                       body: { composition!.composeFullFrame() },
+                       check: {
+                           let scene = composition!
+                           return scene.output.presentedFrames != 1 ? "a frame reached the output" : nil
+                       })
+
+    mainActorBenchmark("Compositor: copy of the whole shadow into the output (Bitmap.copy)",
+                       configuration: frameConfiguration(),
+                       setup: { composition = CompositionScene() },
+                       body: { composition!.copyShadowToOutput() })
+
+    mainActorBenchmark("Compositor: 200x200 update (setNeedsDisplay, redraw, compose, copy)",
+                       configuration: frameConfiguration(.nanoseconds),
+                       setup: {
+                           let scene = CompositionScene()
+                           scene.expectFrames(damage: scene.damagedRegion)
+                           composition = scene
+                       },
+                       body: { composition!.composeDamagedUpdate() },
+                       check: { composition!.output.unexpectedFrames > 0 ? "a frame had damage other than 200x200" : nil })
+
+    mainActorBenchmark("Compositor: 200x200 view moved by 1 px (compose 201x200, copy)",
+                       configuration: frameConfiguration(.nanoseconds),
+                       setup: {
+                           let scene = CompositionScene(withMovingView: true)
+                           scene.expectFrames(damage: scene.movedViewRegion)
+                           composition = scene
+                       },
+                       body: { composition!.composeMovedView() },
+                       check: { composition!.output.unexpectedFrames > 0 ? "a frame had damage other than 201x200" : nil })
+
+    // MARK: Hit testing
+
+    for kind in HitTestScene.Kind.allCases {
+        mainActorBenchmark("Hit test: 100 windows x 100 views, \(kind.rawValue)", configuration: hitTestConfiguration(kind),
+                           setup: { hitTesting = HitTestScene(kind: kind) },
+                           body: { blackHole(hitTesting!.hitTest()) },
+                           check: { hitTesting!.hitTest()?.1 === hitTesting!.expectedView ? nil : "wrong view hit" })
+    }
+
+    mainActorBenchmark("Hit test: Window.hitTest of one window of 100 views", configuration: hitTestConfiguration(nil),
+                       setup: { hitTesting = HitTestScene(kind: .frontmostWindow) },
+                       body: { blackHole(hitTesting!.hitTestFrontmostWindow()) })
+}

@@ -1,0 +1,44 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// A package of its own, so that the kiosk's build and `swift test` never compile package-benchmark.
+// It depends on the kiosk package by path. SwiftPM names a path dependency after its folder (this
+// checkout's folder, whatever it is called), so that identity is derived from where this manifest lives.
+let kioskPackage = Context.packageDirectory.split(separator: "/").dropLast().last.map { String($0).lowercased() } ?? "main"
+
+let package = Package(
+    name: "KioskBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        // Naming the traits keeps MallocInterposer and drops the default RuntimeInterposer trait, whose
+        // package (swift-runtime-interposer) is not among the offline packages here.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // pixman itself, for the raw baseline (the kiosk's own CPixman is not a product).
+        .systemLibrary(name: "CPixmanBaseline", path: "Sources/CPixmanBaseline", pkgConfig: "pixman-1",
+                       providers: [.apt(["libpixman-1-dev"])]),
+
+        // The scenes and baselines, shared by the benchmarks and the profiling driver.
+        .target(name: "CompositionScenes", dependencies: [
+            .product(name: "KioskKit", package: kioskPackage),
+            "CPixmanBaseline",
+        ]),
+
+        // `swift package benchmark` runs this.
+        .executableTarget(
+            name: "Composition",
+            dependencies: [
+                "CompositionScenes",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Composition",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        // The same scenarios in a plain loop, for `valgrind --tool=callgrind` (perf counters are not
+        // available on these machines; callgrind's instruction counts are repeatable).
+        .executableTarget(name: "CompositionProfile", dependencies: ["CompositionScenes"]),
+    ]
+)

@@ -1,0 +1,94 @@
+import KioskKit
+
+/// An overlay window that lets touches through wherever none of its subviews takes them (the usual
+/// UIKit "pass-through window" for HUDs and toasts): its hit test returns nil instead of itself.
+@MainActor
+final class PassThroughWindow: Window {
+    override func hitTest(_ point: Point, with event: Event?) -> View? {
+        let hit = super.hitTest(point, with: event)
+        return hit === self ? nil : hit
+    }
+}
+
+/// 100 full-screen windows of 100 views each on a 1920x1080 screen, for hit testing.
+///
+/// Each window's views tile it in a 10x10 grid of 192x108 cells, added row by row, so subview 0 (the
+/// back-most) covers the top-left cell. The touch is at (50, 50), in that cell: `View.hitTest` walks
+/// subviews front to back, so in every window it visits all 100 subviews before it finds the one that
+/// contains the point. What varies is how many windows the search walks through:
+@MainActor
+public final class HitTestScene {
+    public enum Kind: String, CaseIterable, Sendable {
+        /// Stock windows: the frontmost window takes the touch. The search walks the window list, one
+        /// window's frame and that window's 100 subviews.
+        case frontmostWindow
+        /// The 99 windows in front are not interactive (`isUserInteractionEnabled = false`): the search
+        /// checks each one's frame and flag and passes through, then walks the bottom window's 100
+        /// subviews.
+        case throughNonInteractiveWindows
+        /// The worst case: the 99 windows in front are pass-through overlays whose view under the touch is
+        /// not interactive (as a `Label`), so each one walks all its 100 subviews, finds nothing and lets
+        /// the touch through; the bottom window's subview 0 takes it. Every one of the 10,000 views is
+        /// visited once.
+        case throughPassThroughWindows
+    }
+
+    public static let windowCount = 100
+    public static let columns = 10, rows = 10
+    public static let point = Point(x: 50, y: 50)
+
+    public let kind: Kind
+    public let backend = InMemoryDisplayBackend()
+    public let screen: Screen
+    /// Back to front.
+    public let windows: [Window]
+    /// The view the touch must land on.
+    public let expectedView: View
+
+    public init(kind: Kind) {
+        self.kind = kind
+        Application.reset()
+        screen = backend.connect("HDMI-A-1", modes: [Screen.Mode(width: SceneGeometry.width, height: SceneGeometry.height,
+                                                                 refreshRate: 60)])
+        var windows: [Window] = []
+        let cellWidth = Double(SceneGeometry.width / Self.columns), cellHeight = Double(SceneGeometry.height / Self.rows)
+        for index in 0..<Self.windowCount {
+            let isBottom = index == 0
+            let window: Window
+            switch kind {
+            case .frontmostWindow, .throughNonInteractiveWindows:
+                window = Window(screen: screen)
+                if kind == .throughNonInteractiveWindows, !isBottom { window.isUserInteractionEnabled = false }
+            case .throughPassThroughWindows:
+                window = isBottom ? Window(screen: screen) : PassThroughWindow(screen: screen)
+            }
+            window.identifier = "window-\(index)"
+            for row in 0..<Self.rows {
+                for column in 0..<Self.columns {
+                    let view = View(frame: Rect(x: Double(column) * cellWidth, y: Double(row) * cellHeight,
+                                                width: cellWidth, height: cellHeight))
+                    view.identifier = "view-\(index)-\(row * Self.columns + column)"
+                    if kind == .throughPassThroughWindows, !isBottom, row == 0, column == 0 {
+                        view.isUserInteractionEnabled = false
+                    }
+                    window.addSubview(view)
+                }
+            }
+            window.makeKeyAndVisible()
+            windows.append(window)
+        }
+        self.windows = windows
+        expectedView = kind == .frontmostWindow ? windows.last!.subviews[0] : windows.first!.subviews[0]
+        precondition(hitTest()?.1 === expectedView, "hit test scene \(kind): the touch does not land where expected")
+    }
+
+    /// `Application.hitTest` on the screen: windows front to back, then the view tree.
+    public func hitTest() -> (Window, View)? {
+        Application.shared.hitTest(Self.point, on: screen)
+    }
+
+    /// `Window.hitTest` of the frontmost window alone (its 100 subviews), without the window list.
+    public func hitTestFrontmostWindow() -> View? {
+        windows.last!.hitTest(Self.point, with: nil)
+    }
+}

@@ -1,0 +1,139 @@
+import CPixmanBaseline
+import Glibc
+import KioskKit
+
+/// Pixel memory for the baselines: 64-byte aligned like `Bitmap`'s, touched once so no page fault lands
+/// in a measurement.
+final class PixelBuffer {
+    let width: Int, height: Int, stride: Int
+    let data: UnsafeMutableRawPointer
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        stride = width * 4
+        var memory: UnsafeMutableRawPointer?
+        guard posix_memalign(&memory, 64, stride * height) == 0, let memory else { fatalError("posix_memalign failed") }
+        data = memory
+        data.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+    }
+
+    /// The same pixels as what `draw` paints into a premultiplied ARGB32 bitmap of this size.
+    convenience init(width: Int, height: Int, drawnBy draw: (DrawingContext, Rect) -> Void) {
+        self.init(width: width, height: height)
+        let bitmap = Bitmap(width: width, height: height, format: .argb32Premultiplied)
+        let context = DrawingContext(bitmap: bitmap)
+        draw(context, Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        context.flush()
+        bitmap.withUnsafeBytes { bytes in
+            for row in 0..<height {
+                (data + row * stride).copyMemory(from: bytes.baseAddress! + row * bitmap.stride, byteCount: width * 4)
+            }
+        }
+    }
+
+    deinit { free(data) }
+
+    /// A pixman image over this memory (pixman only borrows it). Calls `pixman_image_create_bits`.
+    func makeImage(_ format: pixman_format_code_t) -> OpaquePointer {
+        guard let image = pixman_image_create_bits(format, Int32(width), Int32(height),
+                                                   data.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else { fatalError("pixman_image_create_bits failed") }
+        return image
+    }
+}
+
+/// The raw-pixman baseline: the scene's three layers composited with `pixman_image_composite32` into an
+/// x8r8g8b8 1920x1080 image, exactly the operations the compositor asks pixman for in a full frame:
+/// the opaque background with SRC (a8r8g8b8 → x8r8g8b8), the 1920x40 status bar with OVER at (0, 0), the
+/// 600x300 alert with OVER at (660, 390). The layers hold the same pixels as the scene's view caches
+/// (drawn by the same `ScenePainter` functions).
+public final class PixmanBaseline {
+    private let background: PixelBuffer
+    private let statusBar: PixelBuffer
+    private let alert: PixelBuffer
+    private let shadow: PixelBuffer
+    private let output: PixelBuffer
+    private let backgroundImage: OpaquePointer
+    private let statusBarImage: OpaquePointer
+    private let alertImage: OpaquePointer
+    private let shadowImage: OpaquePointer
+    private let outputImage: OpaquePointer
+
+    public init() {
+        let w = SceneGeometry.width, h = SceneGeometry.height
+        background = PixelBuffer(width: w, height: h) { context, bounds in
+            ScenePainter.drawBackground(in: context, bounds: bounds, dirty: bounds)
+        }
+        statusBar = PixelBuffer(width: Int(SceneGeometry.statusBarRect.width), height: Int(SceneGeometry.statusBarRect.height)) {
+            ScenePainter.drawStatusBar(in: $0, bounds: $1)
+        }
+        alert = PixelBuffer(width: Int(SceneGeometry.alertRect.width), height: Int(SceneGeometry.alertRect.height)) {
+            ScenePainter.drawAlert(in: $0, bounds: $1)
+        }
+        shadow = PixelBuffer(width: w, height: h)
+        output = PixelBuffer(width: w, height: h)
+        backgroundImage = background.makeImage(PIXMAN_a8r8g8b8)
+        statusBarImage = statusBar.makeImage(PIXMAN_a8r8g8b8)
+        alertImage = alert.makeImage(PIXMAN_a8r8g8b8)
+        shadowImage = shadow.makeImage(PIXMAN_x8r8g8b8)
+        outputImage = output.makeImage(PIXMAN_x8r8g8b8)
+    }
+
+    deinit {
+        for image in [backgroundImage, statusBarImage, alertImage, shadowImage, outputImage] { pixman_image_unref(image) }
+    }
+
+    /// The three layers into the x8r8g8b8 image: the baseline of the full-frame target.
+    public func compositeLayers() {
+        let w = Int32(SceneGeometry.width), h = Int32(SceneGeometry.height)
+        pixman_image_composite32(PIXMAN_OP_SRC, backgroundImage, nil, shadowImage, 0, 0, 0, 0, 0, 0, w, h)
+        let bar = SceneGeometry.statusBarRect
+        pixman_image_composite32(PIXMAN_OP_OVER, statusBarImage, nil, shadowImage, 0, 0, 0, 0,
+                                 Int32(bar.minX), Int32(bar.minY), Int32(bar.width), Int32(bar.height))
+        let alert = SceneGeometry.alertRect
+        pixman_image_composite32(PIXMAN_OP_OVER, alertImage, nil, shadowImage, 0, 0, 0, 0,
+                                 Int32(alert.minX), Int32(alert.minY), Int32(alert.width), Int32(alert.height))
+    }
+
+    /// The three layers, then the whole image copied (pixman SRC) into a second x8r8g8b8 image: the same
+    /// pixman work as the compositor's full frame, shadow plus copy into the output's buffer.
+    public func compositeLayersAndCopy() {
+        compositeLayers()
+        pixman_image_composite32(PIXMAN_OP_SRC, shadowImage, nil, outputImage, 0, 0, 0, 0, 0, 0,
+                                 Int32(SceneGeometry.width), Int32(SceneGeometry.height))
+    }
+
+    /// How many pixels of the composited image differ in colour from `frame` (an XRGB frame of the same
+    /// size; the undefined top byte is ignored): 0 proves the baseline composites what the scene shows.
+    public func differingPixels(from frame: Bitmap) -> Int {
+        precondition(frame.width == shadow.width && frame.height == shadow.height, "size mismatch")
+        return frame.withUnsafeBytes { bytes in
+            var count = 0
+            for y in 0..<shadow.height {
+                for x in 0..<shadow.width {
+                    let a = shadow.data.load(fromByteOffset: y * shadow.stride + x * 4, as: UInt32.self)
+                    let b = bytes.load(fromByteOffset: y * frame.stride + x * 4, as: UInt32.self)
+                    if (a ^ b) & 0xFFFFFF != 0 { count += 1 }
+                }
+            }
+            return count
+        }
+    }
+}
+
+/// `memcpy` of one 1920x1080 XRGB frame (8,294,400 bytes) between two buffers.
+public final class FrameMemcpy {
+    private let source = PixelBuffer(width: SceneGeometry.width, height: SceneGeometry.height)
+    private let destination = PixelBuffer(width: SceneGeometry.width, height: SceneGeometry.height)
+
+    public init() {
+        source.data.initializeMemory(as: UInt8.self, repeating: 0x5A, count: source.stride * source.height)
+    }
+
+    public var byteCount: Int { source.stride * source.height }
+
+    public func copy() {
+        memcpy(destination.data, source.data, byteCount)
+    }
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Instructions per iteration of each scenario, counted by callgrind (perf counters are not available on
+# these machines). Unlike wall-clock time, the counts do not move with the load of the machine.
+#   scripts/callgrind.sh [scenario ...]      (from the Benchmarks folder)
+set -eu
+cd "$(dirname "$0")/.."
+swift build -c release --product CompositionProfile >/dev/null
+binary=.build/release/CompositionProfile
+out=$(mktemp -d)
+scenarios=${*:-"pixman pixman-copy memcpy full-frame shadow-only copy damage-200 move-200 hit-window hit-frontmost hit-non-interactive hit-pass-through"}
+for scenario in $scenarios; do
+    case $scenario in
+        pixman*|memcpy|full-frame|shadow-only|copy|hit-pass-through) iterations=20 ;;
+        *) iterations=500 ;;
+    esac
+    total=$(valgrind --tool=callgrind --callgrind-out-file="$out/$scenario.out" --collect-atstart=no \
+        '--toggle-collect=*measured*' "$binary" "$scenario" "$iterations" 2>&1 | sed -n 's/.*Collected : //p' | tr -d ,)
+    printf '%-20s %12d instructions per iteration\n' "$scenario" $((total / iterations))
+done
+echo "callgrind files (callgrind_annotate FILE): $out"

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Reads the text output of `swift package benchmark` (stdin or a file) and prints the p50 wall-clock time
+of each benchmark, the ratios issue 4 sets targets for, and whether each target is met.
+
+    swift package benchmark --no-progress 2>&1 | tee /tmp/run.txt
+    python3 scripts/summary.py /tmp/run.txt
+"""
+import re
+import sys
+
+UNITS = {"ns": 0.001, "μs": 1.0, "us": 1.0, "ms": 1000.0, "s": 1_000_000.0}
+
+
+def p50s(text):
+    """{benchmark name: p50 wall clock in µs}"""
+    results, name, previous = {}, None, ""
+    for line in text.splitlines():
+        if line.startswith("╒"):
+            name = previous.strip()
+        match = re.match(r"│ Time \(wall clock\) \((\S+)\)\s*\*?\s*│(.*)", line)
+        if match and name:
+            values = [v.strip() for v in match.group(2).split("│") if v.strip()]
+            results[name] = float(values[2].replace(",", "")) * UNITS[match.group(1)]  # p0, p25, p50, ...
+        if line.strip():
+            previous = line
+    return results
+
+
+def find(results, prefix):
+    for name, value in results.items():
+        if name.startswith(prefix):
+            return value
+    return None
+
+
+def main():
+    text = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
+    results = p50s(text)
+    width = max(map(len, results), default=10)
+    print(f"{'benchmark':<{width}}  p50 (µs)")
+    for name, value in results.items():
+        print(f"{name:<{width}}  {value:10.2f}")
+
+    pixman = find(results, "Baseline: raw pixman, 3 layers (")
+    pixman_copy = find(results, "Baseline: raw pixman, 3 layers + SRC copy")
+    full = find(results, "Compositor: full frame (")
+    shadow = find(results, "Compositor: full frame, compose into shadow only")
+    update = find(results, "Compositor: 200x200 update")
+    moved = find(results, "Compositor: 200x200 view moved")
+    print()
+
+    def ratio(label, a, b, limit=None, percent=False):
+        if a is None or b is None:
+            return
+        value = a / b
+        shown = f"{value * 100:.1f} %" if percent else f"{value:.2f}x"
+        verdict = "" if limit is None else ("  target met" if value <= limit else "  TARGET MISSED")
+        target = "" if limit is None else (f" (target <= {limit * 100:.0f} %)" if percent else f" (target <= {limit}x)")
+        print(f"{label}: {shown}{target}{verdict}")
+
+    ratio("full frame / raw pixman 3 layers", full, pixman, 1.2)
+    ratio("compose into shadow only / raw pixman 3 layers", shadow, pixman, 1.2)
+    ratio("full frame / (raw pixman 3 layers + one frame copy)", full, pixman_copy)
+    ratio("200x200 update / full frame", update, full, 0.05, percent=True)
+    ratio("200x200 view moved / full frame", moved, full, 0.05, percent=True)
+    for name, value in results.items():
+        if name.startswith("Hit test"):
+            print(f"{name}: {value:.2f} µs (target < 10 µs){'  target met' if value < 10 else '  TARGET MISSED'}")
+
+
+if __name__ == "__main__":
+    main()
