@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Layer 1: C libraries, reached only through the wrappers above them.
@@ -55,15 +56,19 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
-        // Layer 5: the runtime: run loop, backend choice, trace, the demo app.
+        // Layer 5: the config file (TOML) and the runtime: run loop, backend choice, trace, the demo app.
+        .target(name: "KioskConfig", dependencies: [
+            "Geometry",
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ], swiftSettings: strict),
         .target(name: "KioskRuntime", dependencies: [
-            "KioskKit", "HeadlessDisplay", "DRMDisplay", "DRM", "FBDevDisplay", "Udev", "Seat",
+            "KioskKit", "KioskConfig", "HeadlessDisplay", "DRMDisplay", "DRM", "FBDevDisplay", "Udev", "Seat",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/logo.png")], swiftSettings: strict),
 
         // Layer 6: the executable.
         .executableTarget(name: "kiosk", dependencies: [
-            "KioskKit", "KioskRuntime",
+            "KioskKit", "KioskRuntime", "KioskConfig",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -75,6 +80,7 @@ let package = Package(
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "KioskKitTests", dependencies: ["KioskKit"], swiftSettings: strict),
+        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"], swiftSettings: strict),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk"], swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+import KioskConfig
 import DRM
 import DRMDisplay
 import Foundation

@@ -1,3 +1,4 @@
+import KioskConfig
 import Dispatch
 import DRM
 import DRMDisplay

@@ -1,3 +1,4 @@
+import KioskConfig
 import KioskKit
 
 /// Decides, from what the connectors look like now and what is lit, what to do: a pure function, so every

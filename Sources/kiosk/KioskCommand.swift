@@ -1,3 +1,4 @@
+import KioskConfig
 import ArgumentParser
 import Foundation
 import KioskKit
