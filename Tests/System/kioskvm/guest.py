@@ -271,6 +271,7 @@ class Guest:
         self._ready = False
         self._dead: str | None = None
         self._procs: dict[int, GuestProcess] = {}
+        self._pongs: set[int] = set()
         self._ids = itertools.count(1)
         self._send_lock = threading.Lock()
         self._shots = itertools.count(1)
@@ -431,6 +432,8 @@ class Guest:
                         p.ended_at = time.monotonic()
                         p.error = m.get("error")
                         p.status = m["status"]
+            elif ev == "pong":
+                self._pongs.add(m.get("id"))
             elif ev == "log":
                 _vlog(f"agent: {m.get('msg')}")
             self._cv.notify_all()
@@ -569,10 +572,12 @@ class Guest:
         return path
 
     def ping(self, timeout: float = 10.0) -> float:
-        """Round trip to the agent in seconds."""
-        p = self.spawn("true", stdin=False, line_buffered=False)
+        """Round trip host -> agent -> host in seconds (no process started)."""
+        n = next(self._ids)
         t = time.monotonic()
-        p.wait(timeout)
+        self._send(op="ping", id=n)
+        self._wait_for(lambda: n in self._pongs, timeout,
+                       lambda: GuestError(f"no answer from the agent within {timeout} s"))
         return time.monotonic() - t
 
     # ------------------------------------------------------------------------- host controls
@@ -604,8 +609,11 @@ class Guest:
         return path
 
     def screenshot(self, head: int = 0, device: str | None = None) -> "_image.Image":
-        """screendump + decode: an image.Image to check sizes and pixels."""
-        return _image.load(self.screendump(head, device=device))
+        """screendump + decode: an image.Image to check sizes and pixels. Goes through PPM, not PNG:
+        measured on a 1280x800 frame, decoding takes 3 ms instead of ~0.5 s (pure-Python PNG
+        unfiltering), and QEMU writes it without compressing while the guest is stalled."""
+        path = self.job_dir / f"screendump-{next(self._shots)}-head{head}.ppm"
+        return _image.load(self.screendump(head, path, device=device))
 
     # ------------------------------------------------------------------------------- touch
     def touch(self, script: str, wait: str = "device", timeout: float = 60.0, **device_opts) -> Result:

@@ -187,6 +187,10 @@ def run_scenario(sc: Scenario, checks: list[Check], emit) -> None:
     finally:
         timer.cancel()
         if guest is not None:
+            # Keep the run folder (console.log, job/ with every command's output) when something
+            # failed: the failure message points into it.
+            if shown_console:
+                guest.keep = True
             guest.stop()
         info["seconds"] = round(time.monotonic() - t0, 1)
         emit({"done": info})

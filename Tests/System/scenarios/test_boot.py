@@ -75,7 +75,9 @@ def check_agent_runs_commands(guest):
     for i in range(5):
         expect(guest.run(f"echo {i}").stdout == f"{i}\n", "wrong output")
     each = (time.monotonic() - t) / 5
-    note(f"run() round trip {each * 1000:.0f} ms, boot {guest.boot_seconds:.1f} s "
+    ping = min(guest.ping() for _ in range(5))
+    expect(ping < 0.1, f"agent round trip {ping * 1000:.0f} ms")
+    note(f"agent round trip {ping * 1000:.1f} ms, run() {each * 1000:.0f} ms, boot {guest.boot_seconds:.1f} s "
          f"(kernel to ready {guest.boot_info.get('ready')} s guest time)")
     expect(each < 2.0, f"run() takes {each:.2f} s per call")
 

@@ -92,6 +92,8 @@ def check_comparisons_explain_mismatches():
     other[3 * 6:3 * 6 + 3] = b"\xff\x00\x00"        # pixel (2, 1)
     cmp = img.compare(bytes(other))
     expect(not cmp and cmp.mismatches == 1 and "first at (2, 1)" in str(cmp), str(cmp))
+    expect(img.compare(bytes(other), ignore=[(2, 0, 1, 4)]), "ignore rect")
+    expect(not img.compare(bytes(other), ignore=[(0, 0, 2, 4)]), "ignore elsewhere")
     try:
         cmp.expect()
     except AssertionError as e:
