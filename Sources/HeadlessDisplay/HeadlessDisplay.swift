@@ -83,6 +83,9 @@ public final class HeadlessDisplay: DisplayBackend, FrameOutput {
 
     // MARK: FrameOutput
 
+    /// Plain memory: the compositor paints unrotated frames straight into it.
+    public var buffersAreCachedMemory: Bool { true }
+
     public func nextBuffer(for screen: Screen) -> FrameBuffer? {
         guard let output = outputs[screen.name], let mode = screen.currentMode else { return nil }
         if let buffer = output.buffer, buffer.width == mode.width, buffer.height == mode.height {

@@ -249,7 +249,15 @@ public final class Application: Responder {
     /// whose hit test finds nothing (not interactive) lets the touch through to the windows behind it.
     public func hitTest(_ point: Point, on screen: Screen, with event: Event? = nil) -> (Window, View)? {
         guard screen.isConnected else { return nil }
-        for window in visibleWindows(on: screen).reversed() where window.frame.contains(point) {
+        if sortedWindows == nil { _ = windows }
+        // Front to back over the cached order, loading each weak reference only when the search gets to
+        // it: building the list of visible windows for every touch was half of a hit test's cost.
+        let order = sortedWindows ?? []
+        var index = order.count
+        while index > 0 {
+            index -= 1
+            guard let window = order[index].window, !window.isHidden, window.screen === screen,
+                  window.frame.contains(point) else { continue }
             if let view = window.hitTest(window.convert(point, from: nil), with: event) { return (window, view) }
         }
         return nil

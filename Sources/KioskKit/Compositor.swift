@@ -14,6 +14,14 @@ public protocol FrameOutput: AnyObject {
     /// `Compositor.framePresented(on:)` when the frame is on screen (after the page flip), which allows
     /// the next one: at most one frame is in flight per screen.
     func present(_ buffer: FrameBuffer, for screen: Screen, damage: Region)
+    /// True when the buffers are ordinary cached memory (headless, tests): the compositor may then paint an
+    /// unrotated screen straight into them instead of into a shadow it copies from. Scanout memory (DRM
+    /// dumb buffers, fbdev) is write-combined and slow to read, so those outputs say false (the default).
+    var buffersAreCachedMemory: Bool { get }
+}
+
+extension FrameOutput {
+    public var buffersAreCachedMemory: Bool { false }
 }
 
 /// A buffer to draw a frame into, and its age: 0 when its contents are unknown, n when it holds the
@@ -157,8 +165,9 @@ public final class Compositor: WindowChangeObserver {
         let screenRect = PixelRect(x: 0, y: 0, width: Int32(width), height: Int32(height))
 
         var damage = Region()
-        if state.shadow?.width != width || state.shadow?.height != height {
-            state.shadow = Bitmap(width: width, height: height, format: .xrgb8888)
+        if state.size != screenRect {
+            state.size = screenRect
+            state.shadow = nil
             state.fullRepaint = true
         }
         let windows = application.visibleWindows(on: screen)
@@ -189,31 +198,45 @@ public final class Compositor: WindowChangeObserver {
         }
         if let reportedDamage { damage = reportedDamage }
         damage = damage.intersection(screenRect)
-        guard !damage.isEmpty, let shadow = state.shadow else { return }
+        guard !damage.isEmpty else { return }
 
-        paint(layers, into: shadow, damage: damage)
-
-        // Copy into the output's buffer through the rotation, covering every frame this buffer missed.
-        let physicalDamage = damage.transformed(by: screen.rotation, logicalSize: logical)
-        if let buffer = output.nextBuffer(for: screen) {
-            let physicalRect = PixelRect(x: 0, y: 0, width: Int32(mode.width), height: Int32(mode.height))
-            var copyRegion = physicalDamage
-            if buffer.age == 0 || buffer.age - 1 > state.damageRing.count {
-                copyRegion = Region(physicalRect)
-            } else {
-                for older in state.damageRing.prefix(buffer.age - 1) { copyRegion.formUnion(older) }
-            }
-            buffer.bitmap.copy(from: shadow, rotation: screen.rotation, region: copyRegion)
-            state.damageRing.insert(physicalDamage, at: 0)
-            if state.damageRing.count > Self.damageRingLength { state.damageRing.removeLast() }
-            state.inFlight = true
-            state.framesComposed += 1
-            output.present(buffer, for: screen, damage: copyRegion)
-        } else {
+        guard let buffer = output.nextBuffer(for: screen) else {
             // The output cannot take a frame now (e.g. the session is paused): paint it all when it can.
             state.fullRepaint = true
             state.damageRing.removeAll()
+            return
         }
+        let physicalRect = PixelRect(x: 0, y: 0, width: Int32(mode.width), height: Int32(mode.height))
+        let physicalDamage = damage.transformed(by: screen.rotation, logicalSize: logical)
+        // What this buffer missed: this frame's damage and that of every frame since it was last drawn.
+        var bufferDamage = physicalDamage
+        if buffer.age == 0 || buffer.age - 1 > state.damageRing.count {
+            bufferDamage = Region(physicalRect)
+        } else {
+            for older in state.damageRing.prefix(buffer.age - 1) { bufferDamage.formUnion(older) }
+        }
+        if output.buffersAreCachedMemory && screen.rotation == .normal {
+            // Paint in place: no shadow, no copy (what the benchmark's full frame is measured against).
+            state.shadow = nil
+            paint(layers, into: buffer.bitmap, damage: bufferDamage)
+        } else {
+            let shadow: Bitmap
+            if let existing = state.shadow {
+                shadow = existing
+            } else {
+                shadow = Bitmap(width: width, height: height, format: .xrgb8888)
+                state.shadow = shadow
+                // A new shadow holds nothing yet: paint all of it once.
+                damage = Region(screenRect)
+            }
+            paint(layers, into: shadow, damage: damage)
+            buffer.bitmap.copy(from: shadow, rotation: screen.rotation, region: bufferDamage)
+        }
+        state.damageRing.insert(physicalDamage, at: 0)
+        if state.damageRing.count > Self.damageRingLength { state.damageRing.removeLast() }
+        state.inFlight = true
+        state.framesComposed += 1
+        output.present(buffer, for: screen, damage: bufferDamage)
         frameObserver?(screen)
     }
 
@@ -420,6 +443,8 @@ struct Layer {
 
 @MainActor
 final class ScreenState {
+    /// The logical size last composed; a change repaints everything.
+    var size = PixelRect.zero
     var shadow: Bitmap?
     var placements: [ObjectIdentifier: Placement] = [:]
     /// Damage of the frames before, newest first, in physical pixels.

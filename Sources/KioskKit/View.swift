@@ -22,7 +22,11 @@ open class View: Responder {
     }
 
     /// The view's own coordinate system: origin (usually zero) and size.
-    open var bounds: Rect = .zero {
+    ///
+    /// This and the other properties hit testing reads for every view under a finger are
+    /// `@exclusivity(unchecked)`: all access is on the main actor, and the runtime exclusivity check on
+    /// each read was three quarters of a hit test's instructions (Benchmarks/README.md).
+    @exclusivity(unchecked) open var bounds: Rect = .zero {
         didSet {
             guard bounds != oldValue else { return }
             if bounds.size != oldValue.size {
@@ -35,7 +39,7 @@ open class View: Responder {
     }
 
     /// The centre of `frame`, in the superview's coordinates.
-    open var center: Point = .zero {
+    @exclusivity(unchecked) open var center: Point = .zero {
         didSet {
             guard center != oldValue else { return }
             subtreeDidChange()
@@ -48,7 +52,7 @@ open class View: Responder {
     // MARK: Tree
 
     public private(set) weak var superview: View?
-    public private(set) var subviews: [View] = []
+    @exclusivity(unchecked) public private(set) var subviews: [View] = []
     /// The view controller whose root view this is.
     weak var owningViewController: ViewController?
 
@@ -65,12 +69,12 @@ open class View: Responder {
     // MARK: Appearance
 
     /// When true the view and its subviews are not drawn and receive no touches.
-    open var isHidden = false {
+    @exclusivity(unchecked) open var isHidden = false {
         didSet { if isHidden != oldValue { subtreeDidChange() } }
     }
 
     /// Opacity of the view and its subviews, 0...1.
-    open var alpha: Double = 1 {
+    @exclusivity(unchecked) open var alpha: Double = 1 {
         didSet {
             let clamped = min(max(alpha, 0), 1)
             if clamped != alpha { alpha = clamped; return }
@@ -109,7 +113,7 @@ open class View: Responder {
     }
 
     /// When false, touches pass through the view and its subviews as if they were not there.
-    open var isUserInteractionEnabled = true
+    @exclusivity(unchecked) open var isUserInteractionEnabled = true
 
     /// A name for logs and traces (`"buy-button"`); the type name is used when it is nil.
     open var identifier: String?

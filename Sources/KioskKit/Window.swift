@@ -32,7 +32,7 @@ open class Window: View {
         }
     }
 
-    private var assignedScreen: Screen
+    @exclusivity(unchecked) private var assignedScreen: Screen
     /// Whether the window follows its screen's bounds (made with `init(screen:)`): a mode change or a
     /// rotation resizes it. Setting `frame` stops that.
     public private(set) var fillsScreen: Bool

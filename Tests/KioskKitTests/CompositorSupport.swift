@@ -16,8 +16,12 @@ final class TestOutput: FrameOutput {
     /// When true, `present` calls `framePresented` at once (a display with no vblank wait).
     var flipsImmediately = true
 
-    init(bufferCount: Int = 1) {
+    /// Whether the compositor may paint straight into these buffers (as into the headless backend's).
+    let buffersAreCachedMemory: Bool
+
+    init(bufferCount: Int = 1, cachedMemory: Bool = false) {
         self.bufferCount = bufferCount
+        buffersAreCachedMemory = cachedMemory
     }
 
     func nextBuffer(for screen: Screen) -> FrameBuffer? {
@@ -51,11 +55,11 @@ final class RenderBed {
     let output: TestOutput
     let compositor: Compositor
 
-    init(width: Int = 320, height: Int = 240, rotation: Rotation = .normal, buffers: Int = 1) {
+    init(width: Int = 320, height: Int = 240, rotation: Rotation = .normal, buffers: Int = 1, cachedMemory: Bool = false) {
         bed = TestBed(screens: [])
         bed.backend.connect("Virtual-1", modes: [Screen.Mode(width: width, height: height, refreshRate: 60)])
         Screen.main.rotation = rotation
-        output = TestOutput(bufferCount: buffers)
+        output = TestOutput(bufferCount: buffers, cachedMemory: cachedMemory)
         compositor = Compositor(output: output, application: bed.app)
         output.compositor = compositor
     }

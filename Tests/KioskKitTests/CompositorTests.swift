@@ -176,8 +176,9 @@ struct CompositorTests {
 
     /// wlroots' and weston's lying-damage check: change everything, report a small damage only: only
     /// pixels inside it may change.
-    @Test func lyingDamageChangesOnlyTheReportedRect() {
-        let r = RenderBed()
+    @Test(arguments: [false, true])
+    func lyingDamageChangesOnlyTheReportedRect(paintingInPlace: Bool) {
+        let r = RenderBed(cachedMemory: paintingInPlace)
         let main = r.bed.window("main")
         main.backgroundColor = .white
         let box = CountingView(frame: Rect(x: 10, y: 10, width: 100, height: 100), color: .red)
@@ -204,9 +205,10 @@ struct CompositorTests {
     }
 
     /// Opaque culling skips what opaque views hide and never changes the output.
-    @Test func opaqueCullingNeverChangesTheOutput() {
+    @Test(arguments: [false, true])
+    func opaqueCullingNeverChangesTheOutput(paintingInPlace: Bool) {
         func scene(culling: Bool) -> Bitmap {
-            let r = RenderBed()
+            let r = RenderBed(cachedMemory: paintingInPlace)
             r.compositor.isOpaqueCullingEnabled = culling
             let main = r.bed.window("main")
             main.backgroundColor = Color(rgb: 0x204060)
@@ -282,8 +284,9 @@ struct CompositorTests {
         #expect(rgb(frame, 200, 100) == 0xFFFFFF)
     }
 
-    @Test func bufferAgeGrowsTheCopy() {
-        let r = RenderBed(buffers: 2)
+    @Test(arguments: [false, true])
+    func bufferAgeGrowsTheCopy(paintingInPlace: Bool) {
+        let r = RenderBed(buffers: 2, cachedMemory: paintingInPlace)
         let main = r.bed.window("main")
         main.backgroundColor = .white
         let box = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
