@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CFBDev"),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CLibSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
+        .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
@@ -33,6 +35,8 @@ let package = Package(
         .target(name: "DRM", dependencies: ["CDRM"], swiftSettings: strict),
         .target(name: "Udev", dependencies: ["CUdev"], swiftSettings: strict),
         .target(name: "Seat", dependencies: ["CLibSeat"], swiftSettings: strict),
+        .target(name: "LibInput", dependencies: ["CLibInput"], swiftSettings: strict),
+        .target(name: "XKB", dependencies: ["CXKBCommon"], swiftSettings: strict),
 
         // Layer 4: the UIKit-style window model, pure Swift on the main actor.
         .target(name: "KioskKit", dependencies: [
@@ -76,6 +80,8 @@ let package = Package(
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
         .testTarget(name: "SeatTests", dependencies: ["Seat"], swiftSettings: strict),
+        .testTarget(name: "LibInputTests", dependencies: ["LibInput"], swiftSettings: strict),
+        .testTarget(name: "XKBTests", dependencies: ["XKB"], swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         .testTarget(name: "GraphicsTests", dependencies: ["Graphics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
