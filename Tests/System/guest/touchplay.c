@@ -27,8 +27,12 @@
  *   drag X0 Y0 X1 Y1 STEPS MS    down, STEPS moves over MS milliseconds, up (slot 0, frames included)
  *   wait-for-device MS   wait until /dev/input/eventN exists and udev (if running) has processed it,
  *                        then print "READY /dev/input/eventN"
- *   wait-for-open MS     wait-for-device, then until another process opens the node (libinput, the
- *                        kiosk...), so nothing played afterwards can be lost; prints "OPENED PID"
+ *   wait-for-open MS     wait-for-device, then until another process opens the node; prints
+ *                        "OPENED PID". Enough for a raw evdev reader, NOT for libinput: libinput drains
+ *                        whatever is queued right after it opens a device (evdev_drain_fd), so wait for
+ *                        the consumer's own sign instead (its DEVICE_ADDED, the kiosk's trace) and
+ *                        signal that with wait-for-file
+ *   wait-for-file PATH MS  wait until PATH exists (the host creates it in the job folder when ready)
  *   remove               destroy the device (mid-gesture if contacts are down)
  *   create               create it again (a new eventN)
  *   echo TEXT            print TEXT on stdout (the host uses it to know a streamed batch is done)
@@ -312,6 +316,14 @@ static void wait_for_open(double ms) {
     fflush(stdout);
 }
 
+static void wait_for_file(const char *path, double ms) {
+    long long deadline = now_ms() + (long long)ms;
+    while (access(path, F_OK) != 0) {
+        if (now_ms() > deadline) die("wait-for-file: no %s after %.0f ms", path, ms);
+        sleep_ms(10);
+    }
+}
+
 static char *next_tok(char **save) { return strtok_r(NULL, " \t", save); }
 
 static double num_arg(char *s, const char *what) {
@@ -374,6 +386,10 @@ static void run_line(char *line) {
         wait_for_device(num_arg(next_tok(&save), "milliseconds"));
     } else if (!strcmp(cmd, "wait-for-open")) {
         wait_for_open(num_arg(next_tok(&save), "milliseconds"));
+    } else if (!strcmp(cmd, "wait-for-file")) {
+        char *path = next_tok(&save);
+        if (!path) die("missing path");
+        wait_for_file(path, num_arg(next_tok(&save), "milliseconds"));
     } else if (!strcmp(cmd, "remove")) {
         remove_device();
     } else if (!strcmp(cmd, "create")) {

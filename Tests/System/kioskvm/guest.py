@@ -24,7 +24,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import build, image as _image, rfb
@@ -136,6 +136,7 @@ class GuestProcess:
         return _read_text(self.stderr_path)
 
     def result(self) -> Result:
+        """Output so far and the status (-999 while it is still running)."""
         end = self.ended_at or time.monotonic()
         err = self.stderr_so_far()
         if self.error:
@@ -391,11 +392,12 @@ class Guest:
         threading.Thread(target=self._reader, name=f"kioskvm-agent-{self.name}", daemon=True).start()
 
     def _reader(self) -> None:
+        sock = self._agent        # stop() clears the attribute; keep our own reference
         buf = b""
         reason = "agent channel closed"
         try:
             while True:
-                data = self._agent.recv(65536)
+                data = sock.recv(65536)
                 if not data:
                     break
                 buf += data
@@ -405,15 +407,16 @@ class Guest:
                         self._on_message(json.loads(line))
         except OSError as e:
             reason = f"agent channel error: {e}"
+        qemu = self._qemu
+        if qemu is not None and qemu.poll() is None:
+            try:
+                qemu.wait(2)          # the channel closes as QEMU exits: say so if it did
+            except subprocess.TimeoutExpired:
+                pass
+        if qemu is not None and qemu.returncode is not None:
+            reason = f"QEMU exited with status {qemu.returncode}"
         with self._cv:
             if self._dead is None:
-                if self._qemu and self._qemu.poll() is None:
-                    try:
-                        self._qemu.wait(2)     # the channel closes as QEMU exits: say so if it did
-                    except subprocess.TimeoutExpired:
-                        pass
-                if self._qemu and self._qemu.returncode is not None:
-                    reason = f"QEMU exited with status {self._qemu.returncode}"
                 self._dead = reason
             self._cv.notify_all()
 
@@ -616,16 +619,36 @@ class Guest:
         return _image.load(self.screendump(head, path, device=device))
 
     # ------------------------------------------------------------------------------- touch
-    def touch(self, script: str, wait: str = "device", timeout: float = 60.0, **device_opts) -> Result:
+    def touch(self, script: str, wait="device", timeout: float = 60.0, **device_opts) -> Result:
         """Create a uinput touchscreen, play `script` on it (touchplay's language, see
-        Tests/System/README.md) and remove it. `wait`: "device" (udev has processed it), "open"
-        (also some process, e.g. the kiosk, has opened it) or "" (start at once).
+        Tests/System/README.md), remove it; returns touchplay's Result. When to start playing:
+          wait="device"   once udev has processed the device (default)
+          wait="open"     once some process has opened it: fine for raw evdev readers, NOT for
+                          libinput, which drains what is queued right after opening a device
+          wait=callable   once callable() returns: it waits for the consumer's own sign that the
+                          device is in use (libinput's DEVICE_ADDED, the kiosk's trace...)
+          wait=""         at once
         Device options: name, size_mm=(w, h), resolution, range=(x, y), id=(vendor, product), slots."""
         from .touch import touchplay_args
-        prefix = {"device": "wait-for-device 10000\n", "open": "wait-for-open 20000\n", "": ""}[wait]
         n = next(self._shots)
+        go = self.job_dir / f"touch-{n}.go"
+        if callable(wait):
+            prefix = f"wait-for-device 20000\necho @ready\nwait-for-file {go} {int(timeout * 1000)}\n"
+        else:
+            prefix = {"device": "wait-for-device 20000\n", "open": "wait-for-open 20000\n", "": ""}[wait]
         path = self.write_file(f"touch-{n}.txt", prefix + script.strip() + "\n")
-        return self.run(f"touchplay {touchplay_args(**device_opts)} {shlex.quote(str(path))}", timeout=timeout)
+        cmd = f"touchplay {touchplay_args(**device_opts)} {shlex.quote(str(path))}"
+        if not callable(wait):
+            return self.run(cmd, timeout=timeout)
+        p = self.spawn(cmd, stdin=False)
+        try:
+            p.wait_for_output(r"^@ready$", timeout)
+            wait()
+            go.touch()
+            return p.wait(timeout)
+        finally:
+            if p.running and self.alive:
+                p.kill()
 
     def touchscreen(self, **device_opts):
         """A long-lived touchscreen (touch.TouchScreen) that plays scripts on demand; use as a

@@ -16,8 +16,6 @@ import struct
 import zlib
 from pathlib import Path
 
-Color = tuple  # (r, g, b)
-
 
 def parse_color(c) -> tuple[int, int, int]:
     """(r, g, b), "#rrggbb"/"rrggbb" or 0xRRGGBB."""

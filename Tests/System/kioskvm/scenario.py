@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import os
-import sys
 import threading
 import time
 import traceback

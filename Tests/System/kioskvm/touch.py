@@ -3,7 +3,7 @@ libinput reports about it.
 
     with guest.touchscreen(name="panel", size_mm=(256, 160)) as ts:     # device exists, udev done
         events = guest.spawn("libinput debug-events")
-        events.wait_for_output(r"DEVICE_ADDED\\s+panel")
+        events.wait_for_output(r"DEVICE_ADDED\\s+panel")                # libinput has set it up
         ts.play("tap 0.25 0.5")                                         # returns when played
         ts.mm(0.25, 0.5)                                                # (64.0, 80.0): where libinput puts it
 
@@ -74,8 +74,10 @@ class TouchScreen:
         return self._await_devnode("wait-for-device", timeout)
 
     def wait_opened(self, timeout: float = 30.0) -> int:
-        """Wait until some guest process (libinput, the kiosk) has the device open; returns its pid.
-        Events played afterwards cannot be lost to a consumer that is not listening yet."""
+        """Wait until some guest process has the device open; returns its pid. Enough for a raw
+        evdev reader; for libinput (the kiosk) wait for its own sign that the device was added
+        (debug-events' DEVICE_ADDED, the kiosk's trace) before playing: libinput drains whatever is
+        queued right after it opens a device (evdev_drain_fd), seen here under heavy host load."""
         n = next(self._batches)
         self.proc.write(f"wait-for-open {int(timeout * 1000)}\necho @opened {n}\n")
         m = self.proc.wait_for_output(rf"OPENED (\d+)\n@opened {n}\n", timeout + 10)

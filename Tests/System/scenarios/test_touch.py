@@ -63,7 +63,7 @@ def check_libinput_reports_tap_in_mm(guest):
     events = guest.spawn("libinput debug-events")
     dev = screen.devnode.rsplit("/", 1)[1]
     wait_events("DEVICE_ADDED", 1, dev)
-    screen.wait_opened()             # libinput holds the node: nothing played now can be lost
+    screen.wait_opened()             # libinput holds the node and (DEVICE_ADDED) has set it up
     screen.play("tap 0.25 0.5")
     downs = wait_events("TOUCH_DOWN", 1, dev)
     wait_events("TOUCH_UP", 1, dev)
@@ -98,8 +98,12 @@ def check_two_finger_gesture(guest):
 
 
 def check_one_shot_drag(guest):
-    # Guest.touch(): a separate device for one script, played once libinput has opened it.
-    r = guest.touch("drag 0.1 0.1 0.9 0.9 8 160", wait="open", name="kioskvm one-shot", size_mm=(200, 100))
+    # Guest.touch(): a separate device for one script, played once libinput has added it. (Waiting
+    # only until libinput opens it, wait="open", lost the whole drag under heavy host load: libinput
+    # drains the queue after opening.)
+    def libinput_has_it():
+        events.wait_for_output(r"DEVICE_ADDED\s+kioskvm one-shot", 30)
+    r = guest.touch("drag 0.1 0.1 0.9 0.9 8 160", wait=libinput_has_it, name="kioskvm one-shot", size_mm=(200, 100))
     expect(r.ok, r)
     added = [e for e in libinput_events("DEVICE_ADDED") if "kioskvm one-shot" in e.rest]
     expect(added, "libinput never saw the one-shot device")
@@ -114,9 +118,10 @@ def check_one_shot_drag(guest):
 
 def check_remove_mid_gesture_and_recreate(guest):
     dev = screen.devnode.rsplit("/", 1)[1]
+    downs = len(libinput_events("TOUCH_DOWN", dev))
     screen.play("down 0 0.5 0.5\nframe")
-    wait_events("TOUCH_DOWN", len(libinput_events("TOUCH_DOWN", dev)), dev)
-    screen.remove()
+    wait_events("TOUCH_DOWN", downs + 1, dev)        # a finger is down...
+    screen.remove()                                  # ...when the device goes away
     wait_events("DEVICE_REMOVED", 1, dev)
     node = screen.create()
     new = node.rsplit("/", 1)[1]
