@@ -76,16 +76,20 @@ class Uevent:
 
 def parse_udevadm_monitor(text: str) -> list[Uevent]:
     """Parse `udevadm monitor --property` output into events (blocks start with KERNEL[...] or
-    UDEV  [...] and list KEY=VALUE properties until a blank line)."""
+    UDEV  [...] and list KEY=VALUE properties until a blank line). Only complete blocks count: the
+    output is read while udevadm is still writing it, and a half-written block (seen: a UDEV event
+    without its TAGS line yet) must not pass for the whole event."""
     events, cur = [], None
-    for line in text.splitlines():
-        m = re.match(r"^(KERNEL|UDEV)\s*\[[\d.]+\]\s+(.*)$", line)
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"^(KERNEL|UDEV)\s*\[[\d.]+\]\s+(.*)$", line.rstrip("\n"))
         if m:
             cur = Uevent(m[1], m[2].strip(), {})
-            events.append(cur)
-        elif cur is not None and "=" in line and not line.startswith(" "):
-            k, v = line.split("=", 1)
+        elif cur is not None and line.strip() and "=" in line and not line.startswith(" "):
+            if not line.endswith("\n"):
+                break                                  # a line still being written
+            k, v = line.rstrip("\n").split("=", 1)
             cur.props[k] = v
-        elif not line.strip():
+        elif cur is not None and line == "\n":
+            events.append(cur)                         # the blank line closes the block
             cur = None
     return events

@@ -180,22 +180,26 @@ class GuestProcess:
                 self.kill()
         return self.wait(10)
 
-    def wait_for_output(self, pattern, timeout: float = 30.0, stderr: bool = False):
+    def wait_for_output(self, pattern, timeout: float = 30.0, stderr: bool = False, partial: bool = False):
         """Wait until stdout (or stderr) matches the regex `pattern` (a str is compiled with re.M);
-        returns the re.Match.
+        returns the re.Match. Only complete lines are searched unless partial=True (a prompt).
         Raises CommandTimeout if it does not appear in time, or if the process exits without it."""
         import re
         rx = re.compile(pattern, re.M) if isinstance(pattern, str) else pattern
         deadline = time.monotonic() + timeout
+
+        def text(whole=partial):
+            t = self.stderr_so_far() if stderr else self.stdout_so_far()
+            # Only whole lines: the file is read while the program writes it, and a regex must not
+            # match half a line ("READY 1280x8").
+            return t if whole else t[:t.rfind("\n") + 1]
         while True:
-            text = self.stderr_so_far() if stderr else self.stdout_so_far()
-            m = rx.search(text)
+            m = rx.search(text())
             if m:
                 return m
             if not self.running or time.monotonic() > deadline:
-                # one last read: the exit may have raced the read above
-                text = self.stderr_so_far() if stderr else self.stdout_so_far()
-                m = rx.search(text)
+                # one last read (the exit may have raced the read above), of everything if it exited
+                m = rx.search(text(whole=partial or not self.running))
                 if m:
                     return m
                 why = "exited" if not self.running else f"did not print it within {timeout} s"

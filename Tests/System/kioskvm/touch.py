@@ -152,9 +152,10 @@ _TOUCH = re.compile(r"^(?P<slot>\d+) \((?P<seat>\d+)\)\s*(?:(?P<xp>[-\d.]+)/\s*(
 
 
 def parse_debug_events(text: str) -> list[LibinputEvent]:
-    """Parse `libinput debug-events` output into events (lines it does not know are skipped)."""
+    """Parse `libinput debug-events` output into events (lines it does not know are skipped). A last
+    line without its newline is still being written and is left out."""
     events = []
-    for line in text.splitlines():
+    for line in text[:text.rfind("\n") + 1].splitlines():
         m = _EVENT.match(line.rstrip())
         if not m:
             continue

@@ -128,6 +128,8 @@ def check_parsers():
     ue = drm.parse_udevadm_monitor("KERNEL[18.67] change   /devices/x/drm/card0 (drm)\nACTION=change\nHOTPLUG=1\n\n"
                                    "UDEV  [18.76] change   /devices/x/drm/card0 (drm)\nHOTPLUG=1\nTAGS=:seat:\n\n")
     expect([(e.source, e.props.get("HOTPLUG")) for e in ue] == [("KERNEL", "1"), ("UDEV", "1")], ue)
+    partial = drm.parse_udevadm_monitor("KERNEL[1.0] change   /x (drm)\nHOTPLUG=1\n\nUDEV  [1.1] change   /x (drm)\nHOTPLUG=1\n")
+    expect([e.source for e in partial] == ["KERNEL"], f"a block without its blank line counted: {partial}")
     g = touch.DeviceGeometry(size_mm=(256, 160))
     expect(g.units(0.5, 0.5) == (2048, 1280) and g.mm(0.25, 0.5) == (64.0, 80.0), g.mm(0.25, 0.5))
 
