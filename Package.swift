@@ -66,7 +66,7 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         .target(name: "KioskRuntime", dependencies: [
-            "KioskKit", "KioskConfig", "HeadlessDisplay", "DRMDisplay", "DRM", "FBDevDisplay", "Udev", "Seat",
+            "KioskKit", "KioskConfig", "HeadlessDisplay", "DRMDisplay", "DRM", "FBDevDisplay", "Udev", "Seat", "LibInput", "XKB",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources/logo.png")], swiftSettings: strict),
 

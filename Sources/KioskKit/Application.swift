@@ -173,7 +173,7 @@ public final class Application: Responder {
                 // The key status goes back to the window that had it before, if it is still visible,
                 // else to the frontmost visible window (observed with UIKit's action sheets, reference 002).
                 let previous = window.previousKeyWindow.flatMap { $0.isHidden ? nil : $0 }
-                if let next = previous ?? windows.last(where: { !$0.isHidden }) {
+                if let next = previous ?? windows.last(where: { !$0.isHidden && $0.canBecomeKey }) {
                     becomeKey(next, after: window)
                 }
             }

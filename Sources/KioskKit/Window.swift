@@ -129,6 +129,7 @@ open class Window: View {
 
     /// Makes this the key window without changing whether it is shown.
     public func makeKey() {
+        guard canBecomeKey else { return }
         Application.shared.makeKey(self)
     }
 
@@ -141,6 +142,10 @@ open class Window: View {
         }
         makeKey()
     }
+
+    /// Whether the window may be the key window (as `UIWindow.canBecomeKey`); false for windows such as a
+    /// mouse cursor, which the key status never falls back to.
+    open var canBecomeKey: Bool { true }
 
     /// Called when the window became the key window; override to react (call super).
     open func becomeKey() {}

@@ -36,6 +36,14 @@ public struct RuntimeOptions: Sendable {
     public var fbdevDevice: String?
     /// The connector that is the main screen whenever it is connected.
     public var primary: String?
+    /// The udev seat whose input devices the kiosk reads.
+    public var seat = "seat0"
+    /// The mouse cursor: `auto` (while a pointer moves), `hidden`, `always`.
+    public var cursor = "auto"
+    /// Touch device → screen rules (the config's `[[touch]]`), first match wins.
+    public var touchRules: [TouchMapping.Rule] = []
+    /// Calibration matrices of those rules, applied through libinput.
+    public var touchCalibrations: [TouchMapping.Rule: [Double]] = [:]
     /// Hotplug events closer together than this are coalesced and only the final state is acted on.
     public var hotplugDebounce: TimeInterval = 0.3
 
@@ -65,6 +73,7 @@ public final class KioskRuntime {
     private var drmScreens: DRMScreens?
     private var fbdev: FBDevDisplay?
     private var session: Session?
+    private var input: InputManager?
     private var drmSeatDevice: SeatDevice?
     private var hasLaunched = false
     private var hotplugSource: (any DispatchSourceRead)?
@@ -125,6 +134,10 @@ public final class KioskRuntime {
                 log.info("screen \(screen.name): \(screen.currentMode.map { "\($0)" } ?? "off"), snapshots in \(headless.snapshotPath(of: screen) ?? "-")")
             }
         }
+        // Input comes with real displays only: the headless backend runs on development machines, where
+        // opening a seat as root would take over the console (libseat's builtin backend).
+        if drm != nil || fbdev != nil { startInput() }
+        routeSessionEvents()
         installSignalHandlers()
         delegate.applicationDidFinishLaunching(application)
         hasLaunched = true
@@ -132,6 +145,45 @@ public final class KioskRuntime {
             DispatchQueue.main.asyncAfter(deadline: .now() + seconds) {
                 MainActor.assumeIsolated { () -> Void in self.stop(reason: "--exit-after \(seconds) s elapsed") }
             }
+        }
+    }
+
+    private func startInput() {
+        if session == nil {
+            do { session = try Session.open() } catch { log.warning("\(error); opening input devices directly") }
+        }
+        let mode = Cursor.Mode(rawValue: options.cursor) ?? .auto
+        let input = InputManager(application: application, session: session, rules: options.touchRules,
+                                 calibrations: options.touchCalibrations, cursor: Cursor(mode: mode)) { [weak self] name in
+            guard let self else { return nil }
+            if let drm = self.drm { return drm.screen(named: name) }
+            if let fbdev = self.fbdev, fbdev.screen.name == name { return fbdev.screen }
+            return nil
+        }
+        do {
+            try input.start(seat: options.seat)
+            self.input = input
+        } catch {
+            log.error("input is off: \(error)")
+            return
+        }
+        let center = application.notificationCenter
+        for name in [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification] {
+            tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
+                MainActor.assumeIsolated { self?.input?.remap() }
+            })
+        }
+    }
+
+    /// The session's disable and enable reach every device user.
+    private func routeSessionEvents() {
+        session?.onDisable = { [weak self] in
+            self?.drm?.pause()
+            self?.input?.suspend()
+        }
+        session?.onEnable = { [weak self] in
+            self?.drm?.resume()
+            self?.input?.resume()
         }
     }
 
@@ -174,8 +226,6 @@ public final class KioskRuntime {
                 for rejection in rejections { log.info("skipped \(rejection)") }
                 log.notice("using \(path)")
                 drmSeatDevice = seatDevice
-                session?.onDisable = { [weak display] in display?.pause() }
-                session?.onEnable = { [weak display] in display?.resume() }
                 return display
             } catch {
                 rejections.append("\(path): \(error)")
@@ -278,7 +328,8 @@ public final class KioskRuntime {
         log.info("stopping: \(reason)")
         compositor?.composePendingFrames()
         headless?.writeSnapshots()
-        // Reverse order of opening: the displays' state, then the devices, then the seat.
+        // Reverse order of opening: input, the displays' state, then the devices, then the seat.
+        input = nil
         drm?.restoreInitialState()
         fbdev?.restore()
         if let drmSeatDevice { session?.closeDevice(drmSeatDevice) }

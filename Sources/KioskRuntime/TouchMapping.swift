@@ -16,6 +16,20 @@ public enum TouchMapping {
         /// A udev path: the devnode, a `/dev/input/by-path` or `by-id` link, the syspath, or `ID_PATH`.
         case path(String)
 
+        /// `vvvv:pppp` (hex) is a vendor:product; a path (`/dev/input/...`, `/sys/...`) or an `ID_PATH`
+        /// (`pci-...`, `platform-...`, `usb-...`, `acpi-...`) is a path; anything else a name glob.
+        public init(parsing text: String) {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            if parts.count == 2, parts.allSatisfy({ $0.count == 4 }), let vendor = UInt16(parts[0], radix: 16),
+               let product = UInt16(parts[1], radix: 16) {
+                self = .vendorProduct(vendor: vendor, product: product)
+            } else if text.hasPrefix("/") || ["pci-", "platform-", "usb-", "acpi-", "virtio-"].contains(where: text.hasPrefix) {
+                self = .path(text)
+            } else {
+                self = .name(text)
+            }
+        }
+
         public var description: String {
             switch self {
             case .name(let glob): "name \"\(glob)\""

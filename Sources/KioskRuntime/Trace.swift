@@ -60,7 +60,12 @@ final class Trace {
         line.append("view", touch.view.map { .string($0.displayName) } ?? .null)
         line.append("x", .number(touch.locationOnScreen.x))
         line.append("y", .number(touch.locationOnScreen.y))
+        // The kernel's event time and the delivery time, both CLOCK_MONOTONIC seconds: their difference is
+        // the touch latency.
         line.append("timestamp", .number(touch.timestamp))
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        line.append("delivered", .number(Double(now.tv_sec) + Double(now.tv_nsec) / 1e9))
         write(line)
     }
 

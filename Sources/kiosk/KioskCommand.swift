@@ -63,6 +63,15 @@ extension KioskCommand {
         @Option(name: .customLong("primary"), help: "The connector that is the main screen whenever it is connected (e.g. HDMI-A-1).")
         var primary: String?
 
+        @Option(name: .customLong("seat"), help: "The udev seat whose input devices are read (default seat0).")
+        var seat = "seat0"
+
+        @Option(name: .customLong("cursor"), help: "The mouse cursor: auto (while a pointer moves), hidden or always.")
+        var cursor = "auto"
+
+        @Option(name: .customLong("touch"), help: "Map a touch device to a screen, MATCH=SCREEN; MATCH is a name glob, vendor:product in hex, or a udev path; repeatable.")
+        var touch: [String] = []
+
         @Option(name: .customLong("hotplug-debounce"), help: "Milliseconds within which hotplug events are coalesced (default 300).")
         var hotplugDebounce: Int = 300
 
@@ -78,6 +87,21 @@ extension KioskCommand {
             }
             _ = try Self.parsePairs(modes, option: "--mode") { ModeRequest($0) }
             _ = try Self.parsePairs(rotations, option: "--rotate") { Rotation(rawValue: $0) }
+            _ = try Self.touchRules(touch)
+            guard ["auto", "hidden", "always"].contains(cursor) else {
+                throw ValidationError("--cursor \(cursor): invalid; valid: auto, hidden, always")
+            }
+        }
+
+        /// `MATCH=SCREEN` rules in the order given (first match wins); the match may contain ':' but not '='.
+        static func touchRules(_ pairs: [String]) throws -> [TouchMapping.Rule] {
+            try pairs.map { pair in
+                guard let split = pair.lastIndex(of: "="), split != pair.startIndex, pair.index(after: split) != pair.endIndex else {
+                    throw ValidationError("--touch \(pair): expected MATCH=SCREEN, e.g. 'ILITEK*=HDMI-A-1' or '222a:0001=DSI-1'")
+                }
+                return TouchMapping.Rule(match: TouchMapping.Match(parsing: String(pair[..<split])),
+                                         screen: String(pair[pair.index(after: split)...]))
+            }
         }
 
         /// `NAME=VALUE` pairs into a dictionary, with an error naming the option, the value and the valid spellings.
@@ -105,6 +129,9 @@ extension KioskCommand {
             options.noAtomic = noAtomic
             options.fbdevDevice = fbdevDevice
             options.primary = primary
+            options.seat = seat
+            options.cursor = cursor
+            options.touchRules = try Self.touchRules(touch)
             options.hotplugDebounce = Double(hotplugDebounce) / 1000
             options.backend = backend
             options.snapshotDirectory = snapshotDirectory

@@ -56,6 +56,15 @@ import Testing
         Row(label: "no screen yet", device: touchscreen, screens: [], screen: nil, reason: "no screen yet"),
     ]
 
+    @Test func matchSpellings() {
+        #expect(TouchMapping.Match(parsing: "222a:0001") == .vendorProduct(vendor: 0x222a, product: 1))
+        #expect(TouchMapping.Match(parsing: "ILITEK*") == .name("ILITEK*"))
+        #expect(TouchMapping.Match(parsing: "/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event") ==
+                .path("/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event"))
+        #expect(TouchMapping.Match(parsing: "platform-3f204000.i2c") == .path("platform-3f204000.i2c"))
+        #expect(TouchMapping.Match(parsing: "Kiosk:Test") == .name("Kiosk:Test"))
+    }
+
     @Test(arguments: rows)
     func maps(row: Row) {
         let decision = TouchMapping.map(row.device, rules: row.rules, screens: row.screens)
