@@ -147,7 +147,7 @@ final class InputManager {
         case let .pointerMotion(_, dx, dy, time):
             movePointer(by: dx, dy, time: time)
         case let .pointerMotionAbsolute(device, x, y, _, _, time):
-            guard let screen = screenFor(device) else { return }
+            guard let screen = screenFor(device) ?? Optional(Screen.main), screen.isConnected else { return }
             movePointer(to: point(x, y, on: screen), on: screen, time: time)
         case let .pointerButton(_, button, pressed, time):
             pointerButton(button, pressed: pressed, time: time)
@@ -161,6 +161,7 @@ final class InputManager {
         let capabilities = device.capabilities
         var line = "\(device.sysname) \"\(device.name)\" \(String(format: "%04x:%04x", device.vendorID, device.productID)): \(capabilities)"
         if capabilities.contains(.touch) || isAbsolutePointer(device) {
+            // A relative mouse moves across screens by itself; the decision matters for absolute positions.
             let decision = decide(device)
             state.decision = decision
             line += " -> \(decision.screen ?? "no screen") (\(decision.reason))"
@@ -192,8 +193,10 @@ final class InputManager {
         log.info("removed \(device.sysname) \"\(device.name)\"")
     }
 
+    /// Pointers get a screen too: an absolute one (a tablet, QEMU's virtio-tablet, which udev calls a
+    /// mouse) maps its 0...1 position onto it.
     private func isAbsolutePointer(_ device: InputDevice) -> Bool {
-        device.capabilities.contains(.pointer) && device.udevProperties["ID_INPUT_TABLET"] == "1"
+        device.capabilities.contains(.pointer)
     }
 
     private func decide(_ device: InputDevice) -> TouchMapping.Decision {

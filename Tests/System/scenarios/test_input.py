@@ -1,0 +1,161 @@
+"""Input: a uinput touchscreen's taps reach the window and view under the finger (levels, two fingers, rotation,
+removal, KIOSK_OUTPUT to a second screen), QEMU's tablet as the mouse, and the touch latency over 200 taps."""
+
+import json
+import statistics
+import time
+from pathlib import Path
+
+from kioskvm import image
+from kioskvm.scenario import expect
+from scenarios_support import run_kiosk, stop, wait_for_frames
+
+GUEST = dict(heads=2, devices=["virtio-tablet-pci"])
+TIMEOUT = 480
+
+PANEL = (1280, 800)            # Virtual-1's preferred mode: the touchscreen covers it
+kiosk = {}
+
+
+def events(kind=None):
+    trace = kiosk["trace"]
+    if not trace.exists():
+        return []
+    lines = [json.loads(l) for l in trace.read_text().splitlines() if l.strip()]
+    return [e for e in lines if kind is None or e["event"] == kind]
+
+
+def wait_for(predicate, what, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}; touches: {events('touch')[-6:]}")
+
+
+def start(guest, args=""):
+    if kiosk.get("process") and kiosk["process"].running:
+        stop(kiosk["process"])
+    process, trace = run_kiosk(guest, f"--backend drm --cursor auto {args}")
+    kiosk.update(process=process, trace=trace)
+    wait_for_frames(trace, ["Virtual-1"])
+
+
+def touches_after(count):
+    return events("touch")[count:]
+
+
+def tap(screen, fx, fy):
+    """Taps at fractions of the touchscreen; returns the touch lines it produced (began ... ended)."""
+    before = len(events("touch"))
+    screen.play(f"tap {fx} {fy}")
+    lines = wait_for(lambda: [e for e in touches_after(before) if e["phase"] == "ended"] and touches_after(before), "a tap's ended")
+    return lines
+
+
+def check_taps_reach_the_window_and_view_under_the_finger(guest):
+    start(guest)
+    with guest.touchscreen(name="Kiosk Test Touch", size_mm=(256, 160)) as screen:
+        kiosk["process"].wait_for_output('"Kiosk Test Touch"', timeout=30, stderr=True)
+        log = kiosk["process"].stderr_so_far()
+        expect("-> Virtual-1 (the only screen)" in log, log[-1500:])
+        # The welcome alert (.alert level, 420x200 at (430, 460)) is in front of the main window.
+        inside = tap(screen, 0.5, 0.7)          # (640, 560): the alert's message label lets touches through to it
+        began = inside[0]
+        expect(began["phase"] == "began" and began["window"] == "welcome-alert" and began["view"] == "welcome-alert", began)
+        expect(abs(began["x"] - 640) <= 1 and abs(began["y"] - 560) <= 1, began)
+        outside = tap(screen, 0.5, 362 / 800)   # (640, 362): the main window's "Tap me" button, outside the alert
+        expect(outside[0]["window"] == "main" and outside[0]["view"] == "tap-button", outside[0])
+        expect(outside[-1]["phase"] == "ended" and outside[-1]["view"] == "tap-button", outside[-1])
+
+
+def check_two_fingers_at_once(guest):
+    with guest.touchscreen(name="Kiosk Two Fingers", size_mm=(256, 160)) as screen:
+        kiosk["process"].wait_for_output('"Kiosk Two Fingers"', timeout=30, stderr=True)
+        before = len(events("touch"))
+        screen.play("down 0 0.25 0.5\ndown 1 0.75 0.5\nframe\nmove 0 0.3 0.5\nframe\nup 0\nup 1\nframe")
+        lines = wait_for(lambda: len([e for e in touches_after(before) if e["phase"] == "ended"]) == 2 and touches_after(before), "two ended")
+        began = [e for e in lines if e["phase"] == "began"]
+        expect(len(began) == 2, lines)
+        expect(sorted(round(e["x"]) for e in began) == [320, 960], began)
+        moved = [e for e in lines if e["phase"] == "moved"]
+        expect(len(moved) == 1 and round(moved[0]["x"]) == 384, f"moved: {moved}")
+
+
+def check_a_removed_device_cancels_its_touch(guest):
+    with guest.touchscreen(name="Kiosk Unplugged", size_mm=(256, 160)) as screen:
+        kiosk["process"].wait_for_output('"Kiosk Unplugged"', timeout=30, stderr=True)
+        before = len(events("touch"))
+        screen.play("down 0 0.1 0.9\nframe\nsleep 100\nremove")
+        lines = wait_for(lambda: [e for e in touches_after(before) if e["phase"] == "cancelled"] and touches_after(before), "cancelled")
+        expect([e["phase"] for e in lines] == ["began", "cancelled"], lines)
+    expect(kiosk["process"].running, "the kiosk died when a device went away")
+
+
+def check_a_rotated_screen_keeps_the_tap_under_the_finger(guest):
+    start(guest, "--rotate Virtual-1=90")
+    shown = image.load(guest.screendump(0))
+    # Logical 800x1280; the "Tap me" button's centre (400, 362) is drawn on the panel at (1280 - 362, 400).
+    physical = (PANEL[0] - 362, 400)
+    expect(shown.color_at(*physical) == (51, 102, 204), f"the button is not drawn at {physical}: {shown.color_at(*physical)}")
+    with guest.touchscreen(name="Kiosk Rotated", size_mm=(256, 160)) as screen:
+        kiosk["process"].wait_for_output('"Kiosk Rotated"', timeout=30, stderr=True)
+        lines = tap(screen, physical[0] / PANEL[0], physical[1] / PANEL[1])
+        expect(lines[0]["view"] == "tap-button", lines[0])
+        expect(abs(lines[0]["x"] - 400) <= 1 and abs(lines[0]["y"] - 362) <= 1, lines[0])
+
+
+def check_kiosk_output_sends_a_device_to_the_second_screen(guest):
+    start(guest)
+    guest.set_head_size(1, 1024, 768)
+    wait_for(lambda: [e for e in events("frame") if e["screen"] == "Virtual-2"], "a frame on Virtual-2")
+    # udev tags the device (as a board's rules would), before it exists.
+    rule = 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="Kiosk Second Touch", ENV{KIOSK_OUTPUT}="Virtual-2"\n'
+    guest.run(f"mkdir -p /run/udev/rules.d && printf '%s' '{rule}' > /run/udev/rules.d/99-kiosk-test.rules && udevadm control --reload").check()
+    with guest.touchscreen(name="Kiosk Second Touch", size_mm=(256, 160)) as screen:
+        kiosk["process"].wait_for_output('"Kiosk Second Touch"', timeout=30, stderr=True)
+        log = kiosk["process"].stderr_so_far()
+        expect("-> Virtual-2 (udev KIOSK_OUTPUT)" in log, log[-1500:])
+        lines = tap(screen, 0.5, 0.5)
+        expect(lines[0]["screen"] == "Virtual-2" and lines[0]["window"] == "placeholder-Virtual-2", lines[0])
+        expect(abs(lines[0]["x"] - 512) <= 1 and abs(lines[0]["y"] - 384) <= 1, lines[0])
+    guest.disconnect_head(1)
+
+
+def check_the_tablet_is_a_mouse(guest):
+    start(guest)
+    before = len(events("touch"))
+    expect(not [e for e in events("window.visible") if e["window"] == "cursor"], "a cursor showed without a mouse moving")
+    # QEMU's virtio tablet: absolute axes 0..32767; the button is the primary one.
+    x, y = int(640 / 1280 * 32767), int(362 / 800 * 32767)
+    guest.qmp("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": x}},
+                                          {"type": "abs", "data": {"axis": "y", "value": y}}])
+    wait_for(lambda: [e for e in events("window.visible") if e["window"] == "cursor"], "the cursor")
+    guest.qmp("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
+    guest.qmp("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+    lines = wait_for(lambda: [e for e in touches_after(before) if e["phase"] == "ended"] and touches_after(before), "a click")
+    expect(lines[0]["view"] == "tap-button" and abs(lines[0]["x"] - 640) <= 2 and abs(lines[0]["y"] - 362) <= 2, lines[0])
+    # auto: the cursor hides again a few seconds after the pointer stops.
+    wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "cursor"], "the cursor hiding", timeout=15)
+
+
+def check_touch_latency_over_200_taps(guest):
+    with guest.touchscreen(name="Kiosk Latency", size_mm=(256, 160)) as screen:
+        kiosk["process"].wait_for_output('"Kiosk Latency"', timeout=30, stderr=True)
+        before = len(events("touch"))
+        # Taps on the main window's empty background, away from the button (no redraw in between).
+        screen.play("\n".join(["tap 0.1 0.95 20\nsleep 30"] * 200) + "\necho done")
+        lines = wait_for(lambda: len([e for e in touches_after(before) if e["phase"] == "began"]) >= 200 and touches_after(before),
+                         "200 taps", timeout=120)
+    began = [e for e in lines if e["phase"] == "began"]
+    latencies = sorted((e["delivered"] - e["timestamp"]) * 1000 for e in began)
+    p50 = statistics.median(latencies)
+    p99 = latencies[int(len(latencies) * 0.99) - 1]
+    (Path(__file__).resolve().parents[1] / ".touch-latency.json").write_text(
+        json.dumps({"taps": len(latencies), "p50_ms": round(p50, 2), "p99_ms": round(p99, 2)}))
+    print(f"    touch latency (kernel event -> view), {len(latencies)} taps: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    expect(all(l >= 0 for l in latencies), "a touch delivered before its kernel timestamp: clocks differ")
+    expect(p99 < 500, f"p99 latency {p99:.1f} ms under software emulation")
+    stop(kiosk["process"])
