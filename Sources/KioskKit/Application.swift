@@ -132,9 +132,21 @@ public final class Application: Responder {
         windows.filter { !$0.isHidden && $0.screen === screen }
     }
 
-    /// A window's level or order changed, or a window came or went: sort again when next asked.
+    /// The visible windows back to front, kept until the stacking or visibility changes. Strong references
+    /// are fine: the application keeps visible windows alive anyway.
+    private var visibleCache: [Window]?
+
+    var visibleInOrder: [Window] {
+        if let visibleCache { return visibleCache }
+        let visible = windows.filter { !$0.isHidden }
+        visibleCache = visible
+        return visible
+    }
+
+    /// A window's level, order or visibility changed, or a window came or went: sort again when next asked.
     func stackingDidChange() {
         sortedWindows = nil
+        visibleCache = nil
     }
 
     private var liveWindows: [Window] {
@@ -166,6 +178,7 @@ public final class Application: Responder {
         // Keep the window alive until its notifications are out, even if nobody else holds it.
         withExtendedLifetime(window) {
             shownWindows[ObjectIdentifier(window)] = nil
+            stackingDidChange()
             cancelTouches(reason: "window \(window.displayName) hidden") { $0.window === window }
             window.subtreeWillLeave(window)
             if keyWindow === window {
@@ -249,15 +262,14 @@ public final class Application: Responder {
     /// whose hit test finds nothing (not interactive) lets the touch through to the windows behind it.
     public func hitTest(_ point: Point, on screen: Screen, with event: Event? = nil) -> (Window, View)? {
         guard screen.isConnected else { return nil }
-        if sortedWindows == nil { _ = windows }
-        // Front to back over the cached order, loading each weak reference only when the search gets to
-        // it: building the list of visible windows for every touch was half of a hit test's cost.
-        let order = sortedWindows ?? []
+        // Front to back over the cached visible windows: building that list, or loading weak references,
+        // for every touch was most of a hit test's cost (Benchmarks/README.md).
+        let order = visibleInOrder
         var index = order.count
         while index > 0 {
             index -= 1
-            guard let window = order[index].window, !window.isHidden, window.screen === screen,
-                  window.frame.contains(point) else { continue }
+            let window = order[index]
+            guard window.screen === screen, window.frame.contains(point) else { continue }
             if let view = window.hitTest(window.convert(point, from: nil), with: event) { return (window, view) }
         }
         return nil
