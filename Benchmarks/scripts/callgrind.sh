@@ -7,10 +7,10 @@ cd "$(dirname "$0")/.."
 swift build -c release --product CompositionProfile >/dev/null
 binary=.build/release/CompositionProfile
 out=$(mktemp -d)
-scenarios=${*:-"pixman pixman-copy memcpy full-frame shadow-only copy damage-200 move-200 hit-window hit-frontmost hit-non-interactive hit-pass-through"}
+scenarios=${*:-"pixman pixman-copy memcpy full-frame scanout-frame copy damage-200 move-200 hit-window hit-frontmost hit-non-interactive hit-pass-through"}
 for scenario in $scenarios; do
     case $scenario in
-        pixman*|memcpy|full-frame|shadow-only|copy|hit-pass-through) iterations=20 ;;
+        pixman*|memcpy|full-frame|scanout-frame|copy|hit-pass-through) iterations=20 ;;
         *) iterations=500 ;;
     esac
     total=$(valgrind --tool=callgrind --callgrind-out-file="$out/$scenario.out" --collect-atstart=no \

@@ -14,6 +14,9 @@ public final class SingleBufferOutput: FrameOutput {
     /// When false, `nextBuffer` returns nil: the compositor then composes into its shadow only (and
     /// remembers to repaint everything when the output takes frames again).
     public var acceptsFrames = true
+    /// Plain memory, as the headless backend's: the compositor paints unrotated frames in place. False
+    /// stands for scanout memory (DRM, fbdev): a shadow is composed and the damage copied in.
+    public var buffersAreCachedMemory = true
     public var expectedDamage: Region?
     public private(set) var presentedFrames = 0
     public private(set) var unexpectedFrames = 0
@@ -59,11 +62,13 @@ public final class CompositionScene {
     public let movingView: View?
 
     /// `withMovingView` adds a fourth layer, a 200x200 opaque view, for the "moved by a pixel" benchmark.
-    public init(withMovingView: Bool = false) {
+    /// `scanoutOutput` makes the output behave as DRM's (shadow + copy) instead of headless (in place).
+    public init(withMovingView: Bool = false, scanoutOutput: Bool = false) {
         Application.reset()
         screen = backend.connect("HDMI-A-1", modes: [Screen.Mode(width: SceneGeometry.width, height: SceneGeometry.height,
                                                                  refreshRate: 60)])
         output = SingleBufferOutput(width: SceneGeometry.width, height: SceneGeometry.height)
+        output.buffersAreCachedMemory = !scanoutOutput
         compositor = Compositor(output: output)
         output.compositor = compositor
 
