@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect
-from scenarios_support import run_kiosk, stop, wait_for_frames
+from scenarios_support import KIOSK, run_kiosk, stop, wait_for_frames
 
 GUEST = dict(heads=2, devices=["virtio-tablet-pci"])
 TIMEOUT = 480
@@ -139,6 +139,23 @@ def check_the_tablet_is_a_mouse(guest):
     expect(lines[0]["view"] == "tap-button" and abs(lines[0]["x"] - 640) <= 2 and abs(lines[0]["y"] - 362) <= 2, lines[0])
     # auto: the cursor hides again a few seconds after the pointer stops.
     wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "cursor"], "the cursor hiding", timeout=15)
+
+
+def check_kiosk_inputs_lists_devices_and_their_screens(guest):
+    with guest.touchscreen(name="Kiosk Listed Touch", size_mm=(256, 160), id=(0x1234, 0x5678)) as screen:
+        screen.wait_ready()
+        r = guest.run(f"{KIOSK} inputs --json", timeout=60).check()
+        devices = {d["name"]: d for d in json.loads(r.stdout)}
+        touch = devices.get("Kiosk Listed Touch")
+        expect(touch is not None, f"not listed: {sorted(devices)}")
+        expect("touch" in touch["capabilities"] and touch["size_mm"] == {"width": 256, "height": 160}, touch)
+        expect(touch["vendor"] == "1234" and touch["product"] == "5678", touch)
+        expect(touch["udev"].get("ID_INPUT_TOUCHSCREEN") == "1", touch["udev"])
+        expect(touch["screen"] == "Virtual-1" and touch["reason"] == "the only screen", touch)
+        keyboard = devices.get("AT Translated Set 2 keyboard")
+        expect(keyboard is not None and "keyboard" in keyboard["capabilities"], f"no i8042 keyboard: {sorted(devices)}")
+        text = guest.run(f"{KIOSK} inputs", timeout=60).check().stdout
+        expect('"Kiosk Listed Touch"  1234:5678  touch' in text and "maps to Virtual-1 (the only screen)" in text, text)
 
 
 def check_touch_latency_over_200_taps(guest):
