@@ -1,0 +1,20 @@
+# Thin wrapper: `make` builds the kiosk (release), `make install` runs scripts/install, which documents
+# its options (PREFIX, DESTDIR, SYSCONFDIR, KIOSK_USER, SWIFT_BUILD_FLAGS; INSTALL_FLAGS=--dry-run).
+# Kiosk/README.md, "Deploying on a board", walks through a whole installation.
+
+SWIFT ?= swift
+SWIFT_BUILD_FLAGS ?=
+INSTALL_FLAGS ?=
+# Where the swift.org toolchain is usually unpacked, for shells (sudo) that do not have it on PATH.
+export PATH := $(PATH):/opt/swift/usr/bin
+export PREFIX SYSCONFDIR DESTDIR KIOSK_USER SWIFT_BUILD_FLAGS
+
+.PHONY: all build install
+
+all: build
+
+build:
+	$(SWIFT) build -c release --product kiosk $(SWIFT_BUILD_FLAGS)
+
+install:
+	scripts/install $(INSTALL_FLAGS)
