@@ -8,6 +8,7 @@ from kioskvm.scenario import expect
 GUEST = dict(heads=2)
 
 frame = None          # drmframe on Virtual-1
+ready = None          # its READY line (re.Match)
 size = None           # its mode
 
 
@@ -24,21 +25,30 @@ def screenshot_matching(guest, head, want, want_size, timeout=10.0):
         time.sleep(0.2)     # each dump stalls the guest 5-10 ms: poll no faster (recipe)
 
 
+def start_frame(guest):
+    """drmframe on head 0, started once (any check may come first with -k); returns its READY match."""
+    global frame, size, ready
+    if frame is None:
+        frame = guest.spawn("drmframe")
+        ready = frame.wait_for_output(r"READY (\d+)x(\d+) (\S+)", 30)
+        size = (int(ready[1]), int(ready[2]))
+    return ready
+
+
 def check_drmframe_sets_preferred_mode(guest):
-    global frame, size
-    frame = guest.spawn("drmframe")
-    m = frame.wait_for_output(r"READY (\d+)x(\d+) (\S+)", 30)
-    size = (int(m[1]), int(m[2]))
+    m = start_frame(guest)
     expect(m[3] == "Virtual-1", f"drmframe used {m[3]}")
     expect(size == (1280, 800), f"mode {size}")
 
 
 def check_screendump_has_mode_size(guest):
+    start_frame(guest)
     img = guest.screenshot(0)
     expect(img.size == size, f"screendump is {img.size}, mode is {size}")
 
 
 def check_screendump_pixel_exact(guest):
+    start_frame(guest)
     img, cmp = screenshot_matching(guest, 0, drm.frame_pattern(*size), size)
     expect(cmp is not None, f"screendump size {img.size}")
     if not cmp:
@@ -48,7 +58,8 @@ def check_screendump_pixel_exact(guest):
 
 def check_colour_bars_and_gradient(guest):
     # The point and region checks on known parts of the pattern (what kiosk tests will use most).
-    img = guest.screenshot(0)
+    start_frame(guest)
+    img, _ = screenshot_matching(guest, 0, drm.frame_pattern(*size), size)
     w, h = size
     bars = ["#ffffff", "#ffff00", "#00ffff", "#00ff00", "#ff00ff", "#ff0000", "#0000ff", "#000000"]
     for i, colour in enumerate(bars):
@@ -63,6 +74,7 @@ def check_colour_bars_and_gradient(guest):
 
 
 def check_drmframe_exits_when_stdin_closes(guest):
+    start_frame(guest)
     frame.close_stdin()
     r = frame.wait(20)
     expect(r.ok and "DONE" in r.stdout, r)

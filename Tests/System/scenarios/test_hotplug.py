@@ -7,7 +7,18 @@ from kioskvm.scenario import expect
 
 GUEST = dict(heads=2)
 
-monitor = None      # `udevadm monitor` spawned by the first check, read by the others
+monitor = None      # `udevadm monitor`, spawned by the first check, read by the others
+
+
+def start_monitor(guest):
+    """Start `udevadm monitor` once (any check may come first with -k)."""
+    global monitor
+    if monitor is None:
+        monitor = guest.spawn("udevadm monitor --kernel --udev --property --subsystem-match=drm")
+        # udevadm prints each "X - ..." line after that monitor's socket is bound, so once the KERNEL
+        # line is out no uevent can be missed.
+        monitor.wait_for_output(r"^KERNEL - the kernel uevent$", 30)
+    return monitor
 
 
 def hotplugs(source: str = "KERNEL") -> list:
@@ -30,15 +41,12 @@ def wait_hotplugs(count: int, source: str = "KERNEL", timeout: float = 30.0) -> 
 
 
 def check_monitor_started(guest):
-    global monitor
-    monitor = guest.spawn("udevadm monitor --kernel --udev --property --subsystem-match=drm")
-    # udevadm prints each "X - ..." line after that monitor's socket is bound, so once the KERNEL line
-    # is out no uevent can be missed.
-    monitor.wait_for_output(r"^KERNEL - the kernel uevent$", 30)
+    start_monitor(guest)
     expect(not hotplugs(), "HOTPLUG events before any hotplug")
 
 
 def check_connect_head1_emits_kernel_hotplug(guest):
+    start_monitor(guest)
     answer = guest.set_head_size(1, 1024, 768)
     expect(answer == "ok", f"QEMU's answer to SetDesktopSize: {answer}")
     ev = wait_hotplugs(1)[0]
@@ -62,6 +70,7 @@ def check_virtual2_connected_1024x768(guest):
 
 
 def check_resize_head1_emits_hotplug(guest):
+    start_monitor(guest)
     before = len(hotplugs())
     guest.set_head_size(1, 800, 600)
     wait_hotplugs(before + 1)
@@ -70,6 +79,7 @@ def check_resize_head1_emits_hotplug(guest):
 
 
 def check_disconnect_head1_emits_hotplug(guest):
+    start_monitor(guest)
     before = len(hotplugs())
     guest.disconnect_head(1)
     wait_hotplugs(before + 1)
@@ -79,4 +89,3 @@ def check_virtual2_disconnected_again(guest):
     conns = drm.connectors(guest)
     expect(conns["Virtual-2"].status == "disconnected", f"Virtual-2 is {conns['Virtual-2'].status}")
     expect(conns["Virtual-1"].connected, "Virtual-1 went away too")
-    monitor.stop()
