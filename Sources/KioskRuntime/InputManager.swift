@@ -30,6 +30,11 @@ final class InputManager {
     /// Calibration matrices from the config, per rule (same order as `rules`).
     var calibrations: [TouchMapping.Rule: [Double]]
     let cursor: Cursor
+    /// Calibration off (identity) on every touch device: `kiosk calibrate` records where the digitizer
+    /// really reports.
+    var rawTouch = false
+    /// The name of the device of the last touch-down (for `kiosk calibrate --write`).
+    private(set) var lastTouchDeviceName: String?
     private let session: Session?
     private let screenNamed: ScreenLookup
     private var libinput: LibInput?
@@ -179,7 +184,8 @@ final class InputManager {
         }
         if capabilities.contains(.pointer) { cursor.hasPointerDevice = true }
         devices[device] = state
-        log.info("added \(line)")
+        // Notice, not info: which screen a device drives is the first thing to check when touch misbehaves.
+        log.notice("added \(line)")
     }
 
     private func removed(_ device: InputDevice) {
@@ -190,7 +196,7 @@ final class InputManager {
         }
         devices[device] = nil
         cursor.hasPointerDevice = devices.keys.contains { $0.capabilities.contains(.pointer) }
-        log.info("removed \(device.sysname) \"\(device.name)\"")
+        log.notice("removed \(device.sysname) \"\(device.name)\"")
     }
 
     /// Pointers get a screen too: an absolute one (a tablet, QEMU's virtio-tablet, which udev calls a
@@ -214,6 +220,12 @@ final class InputManager {
 
     /// The config's calibration for a device replaces udev's `LIBINPUT_CALIBRATION_MATRIX`.
     private func applyCalibration(to device: InputDevice) {
+        if rawTouch {
+            do { try device.setCalibrationMatrix([1, 0, 0, 0, 1, 0]) } catch {
+                log.warning("\(device.sysname): cannot reset the calibration for calibrating: \(error)")
+            }
+            return
+        }
         guard let rule = rules.first(where: { TouchMapping.matches($0.match, mappingInfo(device)) }),
               let matrix = calibrations[rule] else { return }
         do {
@@ -245,6 +257,7 @@ final class InputManager {
             return
         }
         let touch = Touch(screen: screen, location: point(x, y, on: screen), timestamp: seconds(time))
+        lastTouchDeviceName = device.name
         devices[device]?.touches[slot] = touch
         devices[device]?.changed.insert(slot)
     }

@@ -44,6 +44,8 @@ public struct RuntimeOptions: Sendable {
     public var touchRules: [TouchMapping.Rule] = []
     /// Calibration matrices of those rules, applied through libinput.
     public var touchCalibrations: [TouchMapping.Rule: [Double]] = [:]
+    /// Touch devices with calibration off (identity), for `kiosk calibrate`.
+    public var rawTouch = false
     /// Hotplug events closer together than this are coalesced and only the final state is acted on.
     public var hotplugDebounce: TimeInterval = 0.3
 
@@ -160,6 +162,7 @@ public final class KioskRuntime {
             if let fbdev = self.fbdev, fbdev.screen.name == name { return fbdev.screen }
             return nil
         }
+        input.rawTouch = options.rawTouch
         do {
             try input.start(seat: options.seat)
             self.input = input
@@ -317,14 +320,17 @@ public final class KioskRuntime {
         return display
     }
 
+    /// The name of the device of the last touch-down.
+    public var lastTouchDeviceName: String? { input?.lastTouchDeviceName }
+
     /// Starts and runs the main queue forever (until a signal stops the process).
     public func run() throws(RuntimeError) -> Never {
         try start()
         dispatchMain()
     }
 
-    /// Writes the last frames, closes the trace and exits.
-    public func stop(reason: String) -> Never {
+    /// Writes the last frames, closes the trace and exits with `status`.
+    public func stop(reason: String, status: Int32 = 0) -> Never {
         log.info("stopping: \(reason)")
         compositor?.composePendingFrames()
         headless?.writeSnapshots()
@@ -335,7 +341,7 @@ public final class KioskRuntime {
         if let drmSeatDevice { session?.closeDevice(drmSeatDevice) }
         session = nil
         trace?.stop()
-        exit(0)
+        exit(status)
     }
 
     private func headlessSpecs() throws(RuntimeError) -> [HeadlessDisplay.ScreenSpec] {

@@ -12,7 +12,7 @@ struct KioskCommand: ParsableCommand {
         commandName: "kiosk",
         abstract: "A kiosk runtime for embedded Linux: UIKit-style windows on DRM/KMS screens, touch through libinput.",
         version: KioskVersion.string,
-        subcommands: [Run.self, Screens.self, Inputs.self],
+        subcommands: [Run.self, Screens.self, Inputs.self, Calibrate.self],
         defaultSubcommand: Run.self
     )
 }
