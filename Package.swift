@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "DRM", dependencies: ["CDRM"], swiftSettings: strict),
         .target(name: "Udev", dependencies: ["CUdev"], swiftSettings: strict),
         .target(name: "Seat", dependencies: ["CLibSeat"], swiftSettings: strict),
+        // sd_notify(3) in pure Swift (no libsystemd): READY/WATCHDOG/STOPPING for the systemd unit.
+        .target(name: "SystemdNotify", swiftSettings: strict),
         .target(name: "LibInput", dependencies: ["CLibInput"], swiftSettings: strict),
         .target(name: "XKB", dependencies: ["CXKBCommon"], swiftSettings: strict),
 
@@ -66,9 +68,9 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         .target(name: "KioskRuntime", dependencies: [
-            "KioskKit", "KioskConfig", "HeadlessDisplay", "DRMDisplay", "DRM", "FBDevDisplay", "Udev", "Seat", "LibInput", "XKB",
+            "KioskKit", "KioskConfig", "HeadlessDisplay", "DRMDisplay", "DRM", "FBDevDisplay", "Udev", "Seat", "LibInput", "XKB", "SystemdNotify",
             .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("Resources/logo.png")], swiftSettings: strict),
+        ], swiftSettings: strict),
 
         // Layer 6: the executable.
         .executableTarget(name: "kiosk", dependencies: [
@@ -80,6 +82,7 @@ let package = Package(
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
         .testTarget(name: "SeatTests", dependencies: ["Seat"], swiftSettings: strict),
+        .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"], swiftSettings: strict),
         .testTarget(name: "LibInputTests", dependencies: ["LibInput"], swiftSettings: strict),
         .testTarget(name: "XKBTests", dependencies: ["XKB"], swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),

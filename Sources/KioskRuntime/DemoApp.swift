@@ -149,11 +149,8 @@ public final class DemoApp: ApplicationDelegate {
         clock = timer
     }
 
-    /// The demo's logo, a PNG shipped with the runtime.
-    static let logo: Bitmap? = {
-        guard let url = Bundle.module.url(forResource: "logo", withExtension: "png") else { return nil }
-        return try? Bitmap(contentsOfPNGFile: url.path)
-    }()
+    /// The demo's logo, a PNG compiled into the runtime.
+    static let logo: Bitmap? = try? Bitmap(pngData: DemoLogo.png)
 }
 
 /// The demo's main content, laid out from its bounds whenever they change (a display that appears late,

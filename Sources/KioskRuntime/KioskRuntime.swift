@@ -78,6 +78,7 @@ public final class KioskRuntime {
     private var input: InputManager?
     private var drmSeatDevice: SeatDevice?
     private var hasLaunched = false
+    private let service = ServiceManager()
     private var hotplugSource: (any DispatchSourceRead)?
     private var hotplugMonitor: UdevMonitor?
     private var pendingReprobe: DispatchWorkItem?
@@ -119,6 +120,7 @@ public final class KioskRuntime {
         compositor.frameObserver = { [weak self] screen in
             guard let self else { return }
             self.trace?.recordFrame(on: screen, number: compositor.framesComposed(on: screen))
+            self.service.ready(status: self.statusLine())
         }
         observeScreens()
         application.preferredMainScreenName = options.primary
@@ -143,6 +145,8 @@ public final class KioskRuntime {
         installSignalHandlers()
         delegate.applicationDidFinishLaunching(application)
         hasLaunched = true
+        service.start()
+        if application.screens.isEmpty { service.ready(status: statusLine()) }
         if let seconds = options.exitAfter {
             DispatchQueue.main.asyncAfter(deadline: .now() + seconds) {
                 MainActor.assumeIsolated { () -> Void in self.stop(reason: "--exit-after \(seconds) s elapsed") }
@@ -320,6 +324,12 @@ public final class KioskRuntime {
         return display
     }
 
+    /// What `systemctl status` shows: the screens and their modes.
+    private func statusLine() -> String {
+        let screens = application.screens.map { "\($0.name) \($0.currentMode.map { "\($0)" } ?? "off")" }
+        return screens.isEmpty ? "running, no display connected" : "running on " + screens.joined(separator: ", ")
+    }
+
     /// The name of the device of the last touch-down.
     public var lastTouchDeviceName: String? { input?.lastTouchDeviceName }
 
@@ -332,6 +342,7 @@ public final class KioskRuntime {
     /// Writes the last frames, closes the trace and exits with `status`.
     public func stop(reason: String, status: Int32 = 0) -> Never {
         log.info("stopping: \(reason)")
+        service.stopping()
         compositor?.composePendingFrames()
         headless?.writeSnapshots()
         // Reverse order of opening: input, the displays' state, then the devices, then the seat.

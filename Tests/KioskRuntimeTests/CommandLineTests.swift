@@ -84,3 +84,48 @@ import Testing
         #expect(backend.status != 0 && backend.stderr.contains("auto") && backend.stderr.contains("headless"))
     }
 }
+
+/// sd_notify: the built kiosk, run with a test NOTIFY_SOCKET, says READY after its first frame,
+/// pings the watchdog, and says STOPPING on the way out.
+@Suite struct ServiceNotificationTests {
+    @Test func readyWatchdogAndStoppingReachTheNotifySocket() throws {
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("notify").path
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8) + [0])
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "1.5"]
+        // A watchdog of 0.4 s: pings every 0.2 s.
+        process.environment = ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000", "PATH": "/usr/bin:/bin"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var messages: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while messages.last != "STOPPING=1" {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            messages.append(String(decoding: buffer[0..<count], as: UTF8.self))
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(messages.first == "READY=1")
+        #expect(messages.contains { $0.hasPrefix("STATUS=running on HEADLESS-1 1280x800@60.000") })
+        #expect(messages.filter { $0 == "WATCHDOG=1" }.count >= 3)
+        #expect(messages.last == "STOPPING=1")
+    }
+}
