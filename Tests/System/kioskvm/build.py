@@ -46,7 +46,7 @@ REPO_ROOT = SYSTEM_DIR.parent.parent
 # dependencies: `apt-get install -s` works that out against the host's installed set, which is exactly
 # the set the guest sees since it shares the host's root.
 GUEST_PACKAGES = [
-    "udev",            # systemd-udevd + udevadm (the host, a container, has no udev)
+    "udev",            # systemd-udevd + udevadm (scripts/setup installs udev on the host; if not, here)
     "libinput-tools",  # libinput list-devices / debug-events
     "libdrm-tests",    # modetest
     "drm-info",        # drm_info
@@ -376,17 +376,31 @@ def _compile_helpers(extras: Path) -> None:
 
 
 def _hwdb(extras: Path) -> None:
-    """Compile udev's hwdb into the extras. Runs before the usr-merge fix: Debian's systemd 252 is
-    built with rootprefix=/ and looks for hwdb.d in ROOT/lib/udev (not ROOT/usr/lib/udev), where
-    the unpacked deb put it; `--usr` writes ROOT/lib/udev/hwdb.bin, which the merge then moves."""
-    # Unpacked udev has no compiled hwdb (recipe, gotchas); without it udev's input_id/evdev rules
-    # miss their hwdb data. The host's own hwdb.d files (other packages) go in too, as they would on
-    # a real system where all of them are compiled together.
-    hwdb_d = extras / "lib/udev/hwdb.d"
-    for f in glob.glob("/usr/lib/udev/hwdb.d/*.hwdb"):
-        if not (hwdb_d / Path(f).name).exists():
-            shutil.copy(f, hwdb_d)
+    """Compile udev's hwdb for the guest when the host's own compiled hwdb does not cover it.
+
+    Unpacked udev has no compiled hwdb (recipe, gotchas): without one udev's input_id/evdev rules miss
+    their data. Where the host has udev installed (scripts/setup installs it) its hwdb.bin serves the
+    guest too, unless the extras bring hwdb sources of their own. Runs before the usr-merge fix:
+    Debian's systemd 252 is built with rootprefix=/ and reads ROOT/lib/udev/hwdb.d (where the unpacked
+    debs put their files); `--usr` writes ROOT/lib/udev/hwdb.bin, which the merge then moves to
+    usr/lib/udev. The host's hwdb.d files go in too, as on a real system where all are compiled
+    together."""
+    src = extras / "lib/udev/hwdb.d"
+    own = list(src.glob("*.hwdb")) + list((extras / "etc/udev/hwdb.d").glob("*.hwdb"))
+    host_bin = [p for p in ("/etc/udev/hwdb.bin", "/usr/lib/udev/hwdb.bin") if Path(p).exists()]
+    if host_bin and not own:
+        return
     tool = extras / "bin/systemd-hwdb"
+    if not tool.exists():
+        host_tool = shutil.which("systemd-hwdb")
+        if not host_tool:
+            _log("no systemd-hwdb anywhere: the guest's udev runs without a hwdb")
+            return
+        tool = Path(host_tool)
+    src.mkdir(parents=True, exist_ok=True)
+    for f in glob.glob("/usr/lib/udev/hwdb.d/*.hwdb"):
+        if not (src / Path(f).name).exists():
+            shutil.copy(f, src)
     libdirs = [extras / d / "x86_64-linux-gnu" / sub for d in ("usr/lib", "lib") for sub in ("systemd", "")]
     env = {**os.environ, "LD_LIBRARY_PATH": ":".join(map(str, libdirs))}
     _run([str(tool), "update", "--usr", f"--root={extras}"], env=env)
@@ -424,8 +438,7 @@ def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str
     extras.mkdir()
     for deb in download(extras_pkgs, debs):
         _run(["dpkg-deb", "-x", str(deb), str(extras)])
-    if (extras / "bin/systemd-hwdb").exists():
-        _hwdb(extras)
+    _hwdb(extras)
     _usr_merge(extras)
     lib = extras / GUEST_LIB.lstrip("/")
     lib.mkdir(parents=True, exist_ok=True)

@@ -277,6 +277,7 @@ class Guest:
         self._dead: str | None = None
         self._procs: dict[int, GuestProcess] = {}
         self._pongs: set[int] = set()
+        self._watch: dict = {}
         self._ids = itertools.count(1)
         self._send_lock = threading.Lock()
         self._shots = itertools.count(1)
@@ -351,6 +352,7 @@ class Guest:
         (self.job_dir / "proc").mkdir(parents=True)
         cmd = self.qemu_command()
         (self.run_dir / "qemu-command.txt").write_text(shlex.join(cmd) + "\n")
+        self._watch = self._watched_files()
         _vlog(f"run folder {self.run_dir}")
         t0 = time.monotonic()
         if shutil.which("setpriv"):
@@ -523,9 +525,31 @@ class Guest:
             return "(no console log)"
         return "\n".join(text.replace("\r", "").rstrip().splitlines()[-lines:])
 
+    def _watched_files(self) -> dict:
+        """mtimes of the build output under the repo's .build (what guests run from the shared root)."""
+        found = {}
+        for p in (Path(self.cwd) / ".build").glob("*/*"):
+            try:
+                if p.is_file() and os.access(p, os.X_OK):
+                    found[str(p)] = p.stat().st_mtime_ns
+            except OSError:
+                pass
+        return found
+
+    def changed_on_host(self) -> list[str]:
+        """Executables under .build that changed on the host since this guest booted. Seen here: a
+        `swift build` in the same checkout during a run swapped the kiosk binary under a running guest
+        and it crashed in swift_deallocClassInstance; the guest's page cache cannot follow that."""
+        now = self._watched_files()
+        return sorted(f for f, t in self._watch.items() if now.get(f) != t)
+
     def diagnostics(self, lines: int = 40) -> str:
         out = [f"--- console.log (last {lines} lines) {self.console_log if self.run_dir else ''}:",
                self.console_tail(lines)]
+        changed = self.changed_on_host() if self._watch else []
+        if changed:
+            out.insert(0, "--- WARNING: rebuilt on the host while the guest ran (results may be bogus): "
+                       + ", ".join(changed))
         qlog = self.run_dir / "qemu.log" if self.run_dir else None
         if qlog and qlog.exists() and qlog.stat().st_size:
             out += ["--- qemu.log:", qlog.read_text(errors="replace").rstrip()[-2000:]]
