@@ -1,0 +1,479 @@
+import Geometry
+import TOMLKit
+
+/// Turns the tree TOMLKit parsed into a `KioskConfiguration`, collecting every problem on the way instead
+/// of stopping at the first, each placed on its line through the `SourceMap`.
+///
+/// TOMLKit quirks this works around (TOMLKit 0.6.0):
+/// - Iterating a `TOMLTable` force-unwraps each key's lookup, and keys are handed over as C strings, so a
+///   quoted key with `\u0000` in it (valid TOML) would trap. Only `keys` and the optional subscript are used.
+/// - Tables come back sorted by key (toml++ keeps them in a `std::map`); file order comes from the source map.
+/// - Never `==` on TOMLKit tables: it copies the whole C++ tree, recursively.
+struct ConfigReader {
+    let path: String
+    let map: SourceMap
+    let knownApps: [String]
+    private(set) var problems: [ConfigProblem] = []
+
+    /// Limit on nesting inside `[app-settings]`, which is copied recursively: toml++ caps arrays and inline
+    /// tables at 256 levels but not tables made by dotted keys (`a.b.c...`, thousands deep in a fuzzed file),
+    /// and a test thread's stack is small. No app needs more than a few levels.
+    static let maximumSettingsDepth = 64
+
+    static let screenKeys = ["mode", "rotation", "primary", "position", "edid"]
+    static let edidKeys = ["make", "model", "serial"]
+    static let positionKeys = ["x", "y"]
+    static let touchKeys = ["match", "screen", "calibration"]
+
+    /// Positions beyond a million points are typing mistakes; the limit also keeps position plus size
+    /// inside the 32-bit coordinates pixman and the kernel use.
+    static let positionRange = -1_000_000...1_000_000
+
+    static let edidExample = #"edid = { make = "SAM", model = "SAMSUNG", serial = "H4ZN900123" }"#
+
+    init(path: String, map: SourceMap, knownApps: [String]) {
+        self.path = path
+        self.map = map
+        self.knownApps = knownApps
+    }
+
+    // MARK: Top level
+
+    mutating func read(_ root: TOMLTable) -> KioskConfiguration {
+        for (line, column) in map.nulEscapes {
+            report(.invalidValue([], "\\u0000 (NUL) in a string or key is not supported: the text would be cut there",
+                                 valid: nil, .file(path: path, line: line, column: column)))
+        }
+        var configuration = KioskConfiguration()
+        configuration.path = path
+        var topPrimary: (name: String, path: ConfigKeyPath)?
+        var touchScreens: [(name: String, path: ConfigKeyPath)] = []
+        for key in root.keys {
+            guard let value = root[key] else { continue }
+            let keyPath = ConfigKeyPath([.key(key)])
+            if let setting = KioskConfiguration.Setting(rawValue: key) {
+                if readSetting(setting, value, at: keyPath, into: &configuration), setting == .primary,
+                   let name = configuration.primary {
+                    topPrimary = (name, keyPath)
+                }
+                continue
+            }
+            switch key {
+            case "app-settings":
+                if let table = table(value, at: keyPath, valid: "an [app-settings] table") {
+                    configuration.appSettings = settings(table, at: keyPath, depth: 1)
+                }
+            case "screens":
+                configuration.screens = readScreens(value, at: keyPath)
+            case "touch":
+                (configuration.touch, touchScreens) = readTouch(value, at: keyPath)
+            default:
+                report(.unknownKey(key, in: [], valid: KioskConfiguration.topLevelKeys, origin(keyPath, at: .key)))
+            }
+        }
+        checkDuplicates(configuration.screens)
+        configuration.primary = resolvePrimary(topPrimary, in: configuration)
+        for reference in touchScreens where !configuration.namesScreen(reference.name) {
+            reportUnknownScreen(reference.name, at: reference.path, in: configuration)
+        }
+        return configuration
+    }
+
+    /// One of the keys the environment can override too. True when the value was taken.
+    private mutating func readSetting(_ setting: KioskConfiguration.Setting, _ value: TOMLValueConvertible,
+                                      at path: ConfigKeyPath, into configuration: inout KioskConfiguration) -> Bool {
+        let valid = setting.valid(knownApps: knownApps)
+        if setting.isInteger {
+            guard let number = integer(value, at: path) else { return false }
+            if setting.apply(String(number), to: &configuration, knownApps: knownApps) { return true }
+            report(.invalidValue(path, "\(number) is out of range", valid: valid, origin(path, at: .value)))
+            return false
+        }
+        guard let text = string(value, at: path, valid: valid) else { return false }
+        if setting.apply(text, to: &configuration, knownApps: knownApps) { return true }
+        report(.invalidValue(path, "\(ConfigKeyPath.quote(text)) is not valid", valid: valid, origin(path, at: .value)))
+        return false
+    }
+
+    // MARK: Screens
+
+    private mutating func readScreens(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> [ScreenConfiguration] {
+        guard let table = table(value, at: path, valid: "[screens.NAME] tables, e.g. [screens.HDMI-A-1]") else { return [] }
+        var screens: [ScreenConfiguration] = []
+        for name in table.keys {
+            guard let value = table[name], let screen = readScreen(name, value, at: path.appending(name)) else { continue }
+            screens.append(screen)
+        }
+        // File order, which is the order a person reads and expects messages and decisions in.
+        return screens.enumerated().sorted { a, b in
+            let (la, lb) = (a.element.location, b.element.location)
+            if la?.line != lb?.line { return (la?.line ?? .max) < (lb?.line ?? .max) }
+            if la?.column != lb?.column { return (la?.column ?? .max) < (lb?.column ?? .max) }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private mutating func readScreen(_ name: String, _ value: TOMLValueConvertible, at path: ConfigKeyPath) -> ScreenConfiguration? {
+        guard let table = table(value, at: path, valid: "a table of " + Self.screenKeys.joined(separator: ", ")) else { return nil }
+        var screen = ScreenConfiguration(name: name, location: location(path, at: .key))
+        var hasEDID = false
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            let keyPath = path.appending(key)
+            switch key {
+            case "mode":
+                guard let text = string(value, at: keyPath, valid: ModeRequest.validSpellings) else { continue }
+                if let mode = ModeRequest(text) {
+                    screen.mode = mode
+                    screen.modeLocation = location(keyPath, at: .value)
+                } else {
+                    report(.invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not a mode", valid: ModeRequest.validSpellings,
+                                         origin(keyPath, at: .value)))
+                }
+            case "rotation":
+                let valid = Rotation.allCases.map(\.name).joined(separator: ", ")
+                guard let text = string(value, at: keyPath, valid: valid) else { continue }
+                if let rotation = Rotation(rawValue: text.lowercased()) {
+                    screen.rotation = rotation
+                } else {
+                    report(.invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not a rotation", valid: valid, origin(keyPath, at: .value)))
+                }
+            case "primary":
+                if let primary = boolean(value, at: keyPath) { screen.primary = primary }
+            case "position":
+                screen.position = readPosition(value, at: keyPath)
+            case "edid":
+                hasEDID = true
+                screen.edid = readEDID(value, at: keyPath)
+            default:
+                report(.unknownKey(key, in: path, valid: Self.screenKeys, origin(keyPath, at: .key)))
+            }
+        }
+        if screen.connector == nil && !hasEDID {
+            if let corrected = ConnectorName.correction(of: name) {
+                report(.invalidValue(path, "\(ConfigKeyPath.quote(name)) is not a connector name; did you mean \(ConfigKeyPath.quote(corrected))?",
+                                     valid: nil, origin(path, at: .key)))
+            } else {
+                report(.invalidValue(path, "not a connector name, and no edid to find the display by",
+                                     valid: ConnectorName.validSpelling + ", or a label with " + Self.edidExample, origin(path, at: .key)))
+            }
+        }
+        return screen
+    }
+
+    private mutating func readPosition(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> ScreenConfiguration.Position? {
+        let example = "position = { x = 0, y = 0 }"
+        guard let table = table(value, at: path, valid: example) else { return nil }
+        var coordinates: [String: Int] = [:]
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            let keyPath = path.appending(key)
+            guard Self.positionKeys.contains(key) else {
+                report(.unknownKey(key, in: path, valid: Self.positionKeys, origin(keyPath, at: .key)))
+                continue
+            }
+            guard let number = integer(value, at: keyPath) else { continue }
+            guard Self.positionRange.contains(number) else {
+                report(.invalidValue(keyPath, "\(number) is out of range",
+                                     valid: "\(Self.positionRange.lowerBound) to \(Self.positionRange.upperBound) (points)", origin(keyPath, at: .value)))
+                continue
+            }
+            coordinates[key] = number
+        }
+        for key in Self.positionKeys where table[key] == nil {
+            report(.missingKey(key, in: path, valid: example, origin(path, at: .value)))
+        }
+        guard let x = coordinates["x"], let y = coordinates["y"] else { return nil }
+        return ScreenConfiguration.Position(x: x, y: y)
+    }
+
+    private mutating func readEDID(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> ScreenConfiguration.EDIDMatch? {
+        guard let table = table(value, at: path, valid: Self.edidExample) else { return nil }
+        var edid = ScreenConfiguration.EDIDMatch()
+        var isValid = true
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            let keyPath = path.appending(key)
+            guard Self.edidKeys.contains(key) else {
+                report(.unknownKey(key, in: path, valid: Self.edidKeys, origin(keyPath, at: .key)))
+                isValid = false
+                continue
+            }
+            guard let text = string(value, at: keyPath, valid: nil) else { isValid = false; continue }
+            guard !text.isEmpty else {
+                report(.invalidValue(keyPath, "empty", valid: "the text `kiosk screens` shows for the display, or no \(key) key",
+                                     origin(keyPath, at: .value)))
+                isValid = false
+                continue
+            }
+            switch key {
+            case "make": edid.make = text
+            case "model": edid.model = text
+            default: edid.serial = text
+            }
+        }
+        if table.isEmpty {
+            report(.invalidValue(path, "empty", valid: "one or more of make, model, serial, e.g. " + Self.edidExample, origin(path, at: .value)))
+            return nil
+        }
+        return isValid ? edid : nil
+    }
+
+    /// Two labels with the same EDID would both claim the same display. Connector-named entries cannot
+    /// collide: the same key twice is a TOML error, reported before this runs.
+    private mutating func checkDuplicates(_ screens: [ScreenConfiguration]) {
+        var seen: [ScreenConfiguration.EDIDMatch: ScreenConfiguration] = [:]
+        for screen in screens where screen.connector == nil {
+            guard let edid = screen.edid else { continue }
+            let path = ConfigKeyPath(["screens", screen.name].map(ConfigKeyPath.Component.key))
+            if let first = seen[edid] {
+                let line = first.line.map { " (line \($0))" } ?? ""
+                report(ConfigProblem(.duplicate, origin(path, at: .key), keyPath: path.description,
+                                     message: "same edid as screens.\(ConfigKeyPath.spell(key: first.name))\(line); a display can be configured only once"))
+            } else {
+                seen[edid] = screen
+            }
+        }
+    }
+
+    /// The main screen: the top-level `primary` key, else the screen with `primary = true`. Both set and
+    /// different, or two screens with `primary = true`, are conflicts: the file says two things.
+    private mutating func resolvePrimary(_ topPrimary: (name: String, path: ConfigKeyPath)?,
+                                         in configuration: KioskConfiguration) -> String? {
+        let marked = configuration.screens.filter(\.primary)
+        if let topPrimary, !configuration.namesScreen(topPrimary.name) {
+            reportUnknownScreen(topPrimary.name, at: topPrimary.path, in: configuration)
+        }
+        for screen in marked {
+            let path = ConfigKeyPath(["screens", screen.name, "primary"].map(ConfigKeyPath.Component.key))
+            let other: (text: String, path: ConfigKeyPath)
+            if let topPrimary {
+                guard topPrimary.name != screen.name else { continue }
+                other = ("primary = \(ConfigKeyPath.quote(topPrimary.name))", topPrimary.path)
+            } else {
+                guard let first = marked.first, first.name != screen.name else { continue }
+                let firstPath = ConfigKeyPath(["screens", first.name, "primary"].map(ConfigKeyPath.Component.key))
+                other = ("\(firstPath) = true", firstPath)
+            }
+            let line = map.location(of: other.path).map { " (line \($0.line))" } ?? ""
+            report(ConfigProblem(.conflict, origin(path, at: .value), keyPath: path.description,
+                                 message: "conflicts with \(other.text)\(line); only one screen can be primary"))
+        }
+        return topPrimary?.name ?? marked.first?.name
+    }
+
+    private mutating func reportUnknownScreen(_ name: String, at path: ConfigKeyPath, in configuration: KioskConfiguration) {
+        let quoted = ConfigKeyPath.quote(name)
+        let labels = configuration.screens.map(\.name)
+        if let suggestion = ConnectorName.correction(of: name) ?? Suggestion.closest(to: name, among: labels) {
+            report(.invalidValue(path, "\(quoted) names no screen; did you mean \(ConfigKeyPath.quote(suggestion))?",
+                                 valid: nil, origin(path, at: .value)))
+        } else {
+            report(.invalidValue(path, "\(quoted) names no screen", valid: configuration.screenReferenceSpelling, origin(path, at: .value)))
+        }
+    }
+
+    // MARK: Touch
+
+    private mutating func readTouch(_ value: TOMLValueConvertible, at path: ConfigKeyPath)
+        -> ([TouchConfiguration], [(name: String, path: ConfigKeyPath)]) {
+        guard value.type == .array, let array = value.array else {
+            report(.wrongType(path, expected: "an array of tables", found: Self.typeName(value.type), valid: "[[touch]] entries",
+                              origin(path, at: .value)))
+            return ([], [])
+        }
+        var mappings: [TouchConfiguration] = []
+        var references: [(name: String, path: ConfigKeyPath)] = []
+        for index in 0..<array.count {
+            let entryPath = path.appending(index: index)
+            guard let table = table(array[index], at: entryPath, valid: "a [[touch]] table") else { continue }
+            var match: TouchConfiguration.Match?
+            var screen: String?
+            var calibration: [Double]?
+            var complete = true
+            for key in table.keys {
+                guard let value = table[key] else { continue }
+                let keyPath = entryPath.appending(key)
+                switch key {
+                case "match":
+                    guard let text = string(value, at: keyPath, valid: nil) else { complete = false; continue }
+                    switch TouchConfiguration.Match.parse(text) {
+                    case let .success(parsed):
+                        match = parsed
+                    case let .failure(error):
+                        let what = switch error {
+                        case .empty: "empty"
+                        case .notDevicePath: "\(ConfigKeyPath.quote(text)) is not under /dev/input/ or /sys/"
+                        case let .badGlob(reason): "\(ConfigKeyPath.quote(text)) is not a glob: \(reason)"
+                        }
+                        report(.invalidValue(keyPath, what, valid: TouchConfiguration.Match.validSpellings, origin(keyPath, at: .value)))
+                        complete = false
+                    }
+                case "screen":
+                    guard let text = string(value, at: keyPath, valid: nil) else { complete = false; continue }
+                    screen = text
+                    references.append((text, keyPath))
+                case "calibration":
+                    if let matrix = readCalibration(value, at: keyPath) { calibration = matrix } else { complete = false }
+                default:
+                    report(.unknownKey(key, in: entryPath, valid: Self.touchKeys, origin(keyPath, at: .key)))
+                }
+            }
+            let required = [
+                ("match", #"match = "ILITEK*" (a device name glob, "vendor:product" or a device path)"#),
+                ("screen", #"screen = "HDMI-A-1" (a connector name or a screen label)"#),
+            ]
+            for (key, example) in required where table[key] == nil {
+                report(.missingKey(key, in: entryPath, valid: example, origin(entryPath, at: .key)))
+                complete = false
+            }
+            if complete, let match, let screen {
+                mappings.append(TouchConfiguration(match: match, screen: screen, calibration: calibration, location: location(entryPath, at: .key)))
+            }
+        }
+        return (mappings, references)
+    }
+
+    /// Exactly six finite numbers, integers allowed (`[1, 0, 0, 0, 1, 0]` is how people write identity).
+    private mutating func readCalibration(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> [Double]? {
+        let valid = "exactly 6 numbers a, b, c, d, e, f: the first two rows of a 3x3 matrix, as in LIBINPUT_CALIBRATION_MATRIX (e.g. [1.0, 0.0, 0.0, 0.0, 1.0, 0.0])"
+        guard value.type == .array, let array = value.array else {
+            report(.wrongType(path, expected: "an array", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
+            return nil
+        }
+        var numbers: [Double] = []
+        var isValid = true
+        for index in 0..<array.count {
+            let element = array[index]
+            let elementPath = path.appending(index: index)
+            let number: Double? = switch element.type {
+            case .double: element.double
+            case .int: element.int.map(Double.init)
+            default: nil
+            }
+            guard let number else {
+                report(.wrongType(elementPath, expected: "a number", found: Self.typeName(element.type), origin(elementPath, at: .value)))
+                isValid = false
+                continue
+            }
+            guard number.isFinite else {
+                report(.invalidValue(elementPath, "\(number) is not a finite number", valid: nil, origin(elementPath, at: .value)))
+                isValid = false
+                continue
+            }
+            numbers.append(number)
+        }
+        if array.count != 6 {
+            report(.invalidValue(path, "has \(array.count) \(array.count == 1 ? "number" : "numbers")", valid: valid, origin(path, at: .value)))
+            return nil
+        }
+        return isValid ? numbers : nil
+    }
+
+    // MARK: App settings
+
+    private mutating func settings(_ table: TOMLTable, at path: ConfigKeyPath, depth: Int) -> [String: ConfigValue] {
+        var values: [String: ConfigValue] = [:]
+        for key in table.keys {
+            guard let value = table[key], let converted = setting(value, at: path.appending(key), depth: depth + 1) else { continue }
+            values[key] = converted
+        }
+        return values
+    }
+
+    private mutating func setting(_ value: TOMLValueConvertible, at path: ConfigKeyPath, depth: Int) -> ConfigValue? {
+        switch value.type {
+        case .string: return .string(value.string ?? "")
+        case .int: return .integer(value.int ?? 0)
+        case .double: return .float(value.double ?? 0)
+        case .bool: return .boolean(value.bool ?? false)
+        case .date: return .dateTime(value.date?.debugDescription ?? "")
+        case .time: return .dateTime(value.time?.debugDescription ?? "")
+        case .dateTime: return .dateTime(value.dateTime?.debugDescription ?? "")
+        case .array, .table:
+            guard depth <= Self.maximumSettingsDepth else {
+                report(.invalidValue(path, "nested deeper than \(Self.maximumSettingsDepth) levels",
+                                     valid: "at most \(Self.maximumSettingsDepth) levels of tables and arrays", origin(path, at: .key)))
+                return nil
+            }
+            if let table = value.table { return .table(settings(table, at: path, depth: depth)) }
+            guard let array = value.array else { return nil }
+            var elements: [ConfigValue] = []
+            for index in 0..<array.count {
+                guard let element = setting(array[index], at: path.appending(index: index), depth: depth + 1) else { return nil }
+                elements.append(element)
+            }
+            return .array(elements)
+        }
+    }
+
+    // MARK: Types
+
+    /// The value as a string, or nil with a type problem reported.
+    private mutating func string(_ value: TOMLValueConvertible, at path: ConfigKeyPath, valid: String?) -> String? {
+        if value.type == .string, let text = value.string { return text }
+        report(.wrongType(path, expected: "a string", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
+        return nil
+    }
+
+    private mutating func integer(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> Int? {
+        if value.type == .int, let number = value.int { return number }
+        report(.wrongType(path, expected: "an integer", found: Self.typeName(value.type), origin(path, at: .value)))
+        return nil
+    }
+
+    private mutating func boolean(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> Bool? {
+        if value.type == .bool, let flag = value.bool { return flag }
+        report(.wrongType(path, expected: "a boolean", found: Self.typeName(value.type), valid: "true or false", origin(path, at: .value)))
+        return nil
+    }
+
+    private mutating func table(_ value: TOMLValueConvertible, at path: ConfigKeyPath, valid: String?) -> TOMLTable? {
+        if value.type == .table, let table = value.table { return table }
+        report(.wrongType(path, expected: "a table", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
+        return nil
+    }
+
+    static func typeName(_ type: TOMLType) -> String {
+        switch type {
+        case .string: "a string"
+        case .int: "an integer"
+        case .double: "a float"
+        case .bool: "a boolean"
+        case .table: "a table"
+        case .array: "an array"
+        case .date: "a date"
+        case .time: "a time"
+        case .dateTime: "a date-time"
+        }
+    }
+
+    // MARK: Locations
+
+    enum Anchor {
+        /// Point at the key (unknown keys, whole tables).
+        case key
+        /// Point at the value (wrong values and types).
+        case value
+    }
+
+    /// Where to point for `path`: its own line and column when the source map has it, else the line of the
+    /// table it is in (no column: it would point at something else), else line 1.
+    private func origin(_ path: ConfigKeyPath, at anchor: Anchor) -> ConfigProblem.Origin {
+        let location = location(path, at: anchor)
+        return .file(path: self.path, line: location?.line ?? 1, column: location?.column)
+    }
+
+    private func location(_ path: ConfigKeyPath, at anchor: Anchor) -> FilePosition? {
+        guard let (found, exact) = map.nearest(path) else { return nil }
+        guard exact else { return FilePosition(line: found.line) }
+        switch anchor {
+        case .key: return FilePosition(line: found.line, column: found.keyColumn)
+        case .value: return FilePosition(line: found.line, column: found.valueColumn ?? found.keyColumn)
+        }
+    }
+
+    private mutating func report(_ problem: ConfigProblem) {
+        problems.append(problem)
+    }
+}

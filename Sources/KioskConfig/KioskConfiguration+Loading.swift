@@ -1,0 +1,214 @@
+import Foundation
+import TOMLKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension KioskConfiguration {
+    /// A kiosk config is a few kilobytes; a file this large is the wrong file (a log, a disk image), and
+    /// reading it all would only delay saying so.
+    public static let maximumFileSize = 1 << 20
+
+    /// Reads and validates the file at `path`, then applies the `KIOSK_*` overrides from `environment`.
+    /// An absent file means the defaults (a kiosk runs out of the box) unless `requireFile` (an explicit
+    /// `--config`). Returns every problem at once; never traps, whatever the file holds.
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                            knownApps: [String] = builtInApps, requireFile: Bool = false) -> Result<KioskConfiguration, ConfigErrors> {
+        switch readFile(path) {
+        case let .success(bytes):
+            return parse(bytes: bytes, path: path, environment: environment, knownApps: knownApps)
+        case .failure(.missing) where !requireFile:
+            var configuration = KioskConfiguration.default
+            let problems = configuration.applyEnvironment(environment, knownApps: knownApps)
+            return problems.isEmpty ? .success(configuration) : .failure(ConfigErrors(problems))
+        case let .failure(error):
+            var problems = [ConfigProblem.syntax(.file(path: path, line: nil, column: nil), error.message)]
+            var configuration = KioskConfiguration.default
+            problems += configuration.applyEnvironment(environment, knownApps: knownApps)
+            return .failure(ConfigErrors(problems))
+        }
+    }
+
+    /// Validates `text` as if read from `path` (which only names it in messages). The environment is empty
+    /// unless given, so tests do not depend on the process's.
+    public static func parse(text: String, path: String = "kiosk.toml", environment: [String: String] = [:],
+                             knownApps: [String] = builtInApps) -> Result<KioskConfiguration, ConfigErrors> {
+        parse(bytes: Array(text.utf8), path: path, environment: environment, knownApps: knownApps)
+    }
+
+    /// Validates the bytes of a file: they may be anything (not UTF-8, binary), which is why this takes bytes.
+    public static func parse(bytes: [UInt8], path: String = "kiosk.toml", environment: [String: String] = [:],
+                             knownApps: [String] = builtInApps) -> Result<KioskConfiguration, ConfigErrors> {
+        var problems: [ConfigProblem] = []
+        var configuration = KioskConfiguration.default
+        switch document(bytes, path: path) {
+        case let .success((root, map)):
+            var reader = ConfigReader(path: path, map: map, knownApps: knownApps)
+            configuration = reader.read(root)
+            problems = reader.problems
+        case let .failure(problem):
+            problems = [problem]
+        }
+        // In file order, so a person can work down the file.
+        problems = problems.enumerated().sorted { a, b in
+            let (la, lb) = ((a.element.line ?? 0, a.element.column ?? 0), (b.element.line ?? 0, b.element.column ?? 0))
+            return la != lb ? la < lb : a.offset < b.offset
+        }.map(\.element)
+        problems += configuration.applyEnvironment(environment, knownApps: knownApps)
+        return problems.isEmpty ? .success(configuration) : .failure(ConfigErrors(problems))
+    }
+
+    /// The parsed tree and its source map, or the one problem that stopped parsing (TOMLKit stops at the
+    /// first syntax error).
+    private static func document(_ bytes: [UInt8], path: String) -> Result<(TOMLTable, SourceMap), ConfigProblem> {
+        // TOMLKit takes a Swift String and passes it on as a C string: invalid UTF-8 would be silently
+        // replaced by U+FFFD on the way in, and a NUL would end the document early, hiding the rest of
+        // the file. Both are said here, where the byte's position is still known.
+        if let problem = textProblem(bytes, path: path) { return .failure(problem) }
+        let map = SourceMap(bytes: bytes)
+        if let unsafe = map.unsafeSyntax {
+            return .failure(.syntax(.file(path: path, line: unsafe.line, column: unsafe.column), unsafe.message))
+        }
+        if let deep = map.tooDeep {
+            return .failure(.syntax(.file(path: path, line: deep.line, column: deep.column),
+                                    "keys nested deeper than \(SourceMap.maximumLevel) levels are not supported"))
+        }
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: String(decoding: bytes, as: UTF8.self))
+        } catch let error as TOMLParseError {
+            return .failure(syntaxProblem(error, bytes: bytes, path: path))
+        } catch {
+            return .failure(.syntax(.file(path: path, line: 1, column: nil), "\(error)"))
+        }
+        return .success((root, map))
+    }
+
+    /// TOMLKit's error at its line and column: `syntax error in table header: expected ']', saw '\n'`.
+    /// A redefinition (the same screen twice) is said with both lines, because toml++'s message garbles
+    /// quoted keys: `[screens."HDMI-A-1"]` comes back as `'screens."HDHDMI-A-1"'`.
+    private static func syntaxProblem(_ error: TOMLParseError, bytes: [UInt8], path: String) -> ConfigProblem {
+        let line = max(1, error.source.begin.line)
+        let origin = ConfigProblem.Origin.file(path: path, line: line, column: error.source.begin.column > 0 ? error.source.begin.column : nil)
+        // toml++ quotes what it saw as it was, newlines included; a message stays one line.
+        var message = ConfigKeyPath.escapeControlCharacters(error.description)
+        // toml++ words its errors "Error while parsing <context>: <what>".
+        let prefix = "Error while parsing "
+        if message.hasPrefix(prefix), let colon = message.range(of: ": ") {
+            let context = message[message.index(message.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
+            message = "syntax error in \(context): " + message[colon.upperBound...]
+        }
+        if error.description.contains("cannot redefine existing") {
+            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            if line <= lines.count {
+                let before = lines.prefix(line - 1).joined(separator: [UInt8(ascii: "\n")])
+                let map = SourceMap(bytes: Array(before))
+                if let redefined = map.pathDefined(byLine: Array(lines[line - 1])), let first = map.location(of: redefined) {
+                    return ConfigProblem(.duplicate, origin, keyPath: redefined.description, message: "defined twice; first at line \(first.line)")
+                }
+            }
+        }
+        return .syntax(origin, message)
+    }
+
+    /// The first NUL or invalid UTF-8 sequence, at its line and column.
+    static func textProblem(_ bytes: [UInt8], path: String) -> ConfigProblem? {
+        var line = 1, column = 1, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            // ASCII other than NUL, the common case, without the sequence check.
+            if byte != 0 && byte < 0x80 {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+                index += 1
+                continue
+            }
+            if byte == 0 {
+                return .syntax(.file(path: path, line: line, column: column), "a NUL byte: this is not a text file")
+            }
+            let length = UTF8Validation.sequenceLength(bytes, at: index)
+            guard length > 0 else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                return .syntax(.file(path: path, line: line, column: column),
+                               "not UTF-8 text (byte 0x\(hex.count == 1 ? "0" : "")\(hex)); save the file as UTF-8")
+            }
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += length
+        }
+        return nil
+    }
+
+    private enum ReadError: Error {
+        case missing
+        case failed(String)
+        case tooLarge
+
+        var message: String {
+            switch self {
+            case .missing: "cannot read: \(String(cString: strerror(ENOENT)))"
+            case let .failed(reason): "cannot read: \(reason)"
+            case .tooLarge: "larger than \(KioskConfiguration.maximumFileSize / 1024) KiB: not a kiosk config file"
+            }
+        }
+    }
+
+    /// The file's bytes, read with POSIX calls so a failure is the plain `strerror` text ("Permission
+    /// denied", "Is a directory") rather than Foundation's prose.
+    private static func readFile(_ path: String) -> Result<[UInt8], ReadError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            return .failure(code == ENOENT ? .missing : .failed(String(cString: strerror(code))))
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return .failure(.failed(String(cString: strerror(code))))
+            }
+            if count == 0 { return .success(bytes) }
+            bytes += chunk[0..<count]
+            if bytes.count > maximumFileSize { return .failure(.tooLarge) }
+        }
+    }
+}
+
+/// UTF-8 well-formedness (Unicode table 3-7): no overlong forms, no surrogates, nothing above U+10FFFF.
+enum UTF8Validation {
+    /// The length of the well-formed sequence starting at `index`, or 0 when it is not one.
+    static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+        let first = bytes[index]
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+        switch first {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        default: return 0
+        }
+        guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]) else { return 0 }
+        for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return 0 }
+        return length
+    }
+}

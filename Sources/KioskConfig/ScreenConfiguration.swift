@@ -1,0 +1,88 @@
+import Geometry
+
+/// One `[screens.NAME]` table: what to do with a screen, found by connector name, by EDID, or by both.
+public struct ScreenConfiguration: Sendable, Equatable {
+    /// Which display a screen entry applies to, by the EDID identity the kernel reads from it, so a config
+    /// survives moving a cable. Fields left nil match anything; at least one is set.
+    public struct EDIDMatch: Sendable, Hashable, CustomStringConvertible {
+        /// The three-letter PNP manufacturer ID (`SAM`, `DEL`, `GSM`).
+        public var make: String?
+        /// The monitor name descriptor (`SAMSUNG`, `DELL U2720Q`).
+        public var model: String?
+        /// The serial number descriptor, else the numeric serial as text.
+        public var serial: String?
+
+        public init(make: String? = nil, model: String? = nil, serial: String? = nil) {
+            self.make = make
+            self.model = model
+            self.serial = serial
+        }
+
+        /// Exact comparison of each field that is set: EDID strings are short ASCII identifiers that
+        /// `kiosk screens` prints as they are, so there is nothing to normalize.
+        public func matches(make: String?, model: String?, serial: String?) -> Bool {
+            (self.make == nil || self.make == make) && (self.model == nil || self.model == model)
+                && (self.serial == nil || self.serial == serial)
+        }
+
+        /// TOML spelling: `{ make = "SAM", model = "SAMSUNG" }`.
+        public var description: String {
+            let fields = [("make", make), ("model", model), ("serial", serial)].compactMap { key, value in
+                value.map { "\(key) = \(ConfigKeyPath.quote($0, limit: .max))" }
+            }
+            return "{ " + fields.joined(separator: ", ") + " }"
+        }
+    }
+
+    /// Where a screen sits in a multi-screen layout, in points, top-left origin.
+    public struct Position: Sendable, Hashable {
+        public var x: Int
+        public var y: Int
+
+        public init(x: Int, y: Int) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// The table's key: a connector name (`HDMI-A-1`) or a free label matched by `edid` (`lobby-tv`).
+    public var name: String
+    /// `name` when it is a connector name; nil for a label.
+    public var connector: String? { ConnectorName.isValid(name) ? name : nil }
+    /// The display's identity; with a connector name it narrows the match to that display on that connector.
+    public var edid: EDIDMatch?
+    /// nil: the runtime's policy (preferred, else current, else largest).
+    public var mode: ModeRequest?
+    /// nil: the connector's `panel orientation` when the kernel sets one, else normal.
+    public var rotation: Rotation?
+    /// Whether this is the main screen (see `KioskConfiguration.primary`, which has the final say).
+    public var primary = false
+    public var position: Position?
+    /// Where the entry starts in the file (its `[screens.NAME]` header), for messages at run time; nil
+    /// when not from a file.
+    public var location: FilePosition?
+    /// Where `mode` was written, for "a mode the connector does not offer" found after a hotplug.
+    public var modeLocation: FilePosition?
+
+    /// The line where the entry starts.
+    public var line: Int? { location?.line }
+
+    public init(name: String, edid: EDIDMatch? = nil, mode: ModeRequest? = nil, rotation: Rotation? = nil,
+                primary: Bool = false, position: Position? = nil, location: FilePosition? = nil,
+                modeLocation: FilePosition? = nil) {
+        self.name = name
+        self.edid = edid
+        self.mode = mode
+        self.rotation = rotation
+        self.primary = primary
+        self.position = position
+        self.location = location
+        self.modeLocation = modeLocation
+    }
+
+    /// Whether this entry applies to the display on `connector` with the given EDID identity.
+    public func matches(connector: String, make: String?, model: String?, serial: String?) -> Bool {
+        if let ownConnector = self.connector, ownConnector != connector { return false }
+        return edid?.matches(make: make, model: model, serial: serial) ?? true
+    }
+}

@@ -1,0 +1,101 @@
+import KioskConfig
+import Testing
+
+/// `KIOSK_*` overrides: applied after the file, a bad value named by its variable.
+@Suite struct EnvironmentTests {
+    @Test func everyOverride() throws {
+        let parsed = try configuration("""
+            backend = "drm"
+            seat = "seat0"
+            [screens.lobby]
+            edid = { make = "SAM" }
+            """, environment: [
+                "KIOSK_BACKEND": "headless",
+                "KIOSK_DRM_DEVICE": "/dev/dri/card1",
+                "KIOSK_FBDEV_DEVICE": "/dev/fb1",
+                "KIOSK_SEAT": "seat1",
+                "KIOSK_LOG_LEVEL": "TRACE",
+                "KIOSK_CURSOR": "always",
+                "KIOSK_HOTPLUG_DEBOUNCE_MS": "1000",
+                "KIOSK_PRIMARY": "lobby",
+                "KIOSK_APP": "demo",
+            ])
+        #expect(parsed.backend == .headless)
+        #expect(parsed.drmDevice == "/dev/dri/card1")
+        #expect(parsed.fbdevDevice == "/dev/fb1")
+        #expect(parsed.seat == "seat1")
+        #expect(parsed.logLevel == .trace)
+        #expect(parsed.cursor == .always)
+        #expect(parsed.hotplugDebounceMilliseconds == 1000)
+        #expect(parsed.primary == "lobby")
+        #expect(parsed.app == "demo")
+    }
+
+    @Test func variableNames() {
+        #expect(KioskConfiguration.environmentVariables == [
+            "KIOSK_BACKEND", "KIOSK_DRM_DEVICE", "KIOSK_FBDEV_DEVICE", "KIOSK_SEAT", "KIOSK_LOG_LEVEL", "KIOSK_CURSOR",
+            "KIOSK_HOTPLUG_DEBOUNCE_MS", "KIOSK_PRIMARY", "KIOSK_APP",
+        ])
+    }
+
+    /// The environment wins over both ways of choosing the main screen, without a conflict.
+    @Test func primaryOverridesTheFile() throws {
+        let parsed = try configuration("[screens.HDMI-A-1]\nprimary = true", environment: ["KIOSK_PRIMARY": "DP-1"])
+        #expect(parsed.primary == "DP-1")
+        #expect(parsed.screens.first?.primary == true)
+    }
+
+    @Test func emptyVariablesAreUnset() throws {
+        let parsed = try configuration("cursor = \"hidden\"", environment: ["KIOSK_CURSOR": "", "KIOSK_SEAT": ""])
+        #expect(parsed.cursor == .hidden)
+        #expect(parsed.seat == "seat0")
+    }
+
+    @Test func badValues() {
+        #expect(messages("", environment: [
+            "KIOSK_CURSOR": "sometimes",
+            "KIOSK_HOTPLUG_DEBOUNCE_MS": "0.5s",
+            "KIOSK_DRM_DEVICE": "card0",
+            "KIOSK_PRIMARY": "tv",
+            "KIOSK_APP": "signage",
+        ]) == [
+            "environment KIOSK_DRM_DEVICE: \"card0\" is not valid; valid: an absolute device path, e.g. /dev/dri/card0",
+            "environment KIOSK_CURSOR: \"sometimes\" is not valid; valid: auto, hidden, always",
+            "environment KIOSK_HOTPLUG_DEBOUNCE_MS: \"0.5s\" is not valid; valid: 0 to 60000 (milliseconds)",
+            "environment KIOSK_PRIMARY: \"tv\" is not valid; valid: a connector name (TYPE-n, e.g. HDMI-A-1, DP-1, eDP-1, DSI-1)",
+            "environment KIOSK_APP: \"signage\" is not valid; valid: demo",
+        ])
+    }
+
+    @Test func badValueFields() throws {
+        guard case let .failure(errors) = KioskConfiguration.parse(text: "", environment: ["KIOSK_BACKEND": "x"]) else {
+            Issue.record("accepted KIOSK_BACKEND=x")
+            return
+        }
+        let problem = try #require(errors.problems.first)
+        #expect(problem.origin == .environment(variable: "KIOSK_BACKEND"))
+        #expect(problem.file == nil)
+        #expect(problem.line == nil)
+        #expect(problem.keyPath == "backend")
+    }
+
+    /// Overrides apply to an absent file too: a kiosk configured only through its unit file.
+    @Test func absentFile() throws {
+        let loaded = KioskConfiguration.load(path: "/nonexistent/kiosk.toml", environment: ["KIOSK_BACKEND": "fbdev"])
+        #expect(try loaded.get().backend == .fbdev)
+        let bad = KioskConfiguration.load(path: "/nonexistent/kiosk.toml", environment: ["KIOSK_BACKEND": "gl"])
+        guard case let .failure(errors) = bad else {
+            Issue.record("accepted KIOSK_BACKEND=gl")
+            return
+        }
+        #expect(errors.description == "environment KIOSK_BACKEND: \"gl\" is not valid; valid: auto, drm, fbdev, headless")
+    }
+
+    /// A broken file still has its environment checked, so one run shows everything.
+    @Test func withASyntaxError() {
+        #expect(messages("[screens", environment: ["KIOSK_SEAT": "seat1", "KIOSK_CURSOR": "never"]) == [
+            "/etc/kiosk/kiosk.toml:1:9: syntax error in table header: encountered end-of-file",
+            "environment KIOSK_CURSOR: \"never\" is not valid; valid: auto, hidden, always",
+        ])
+    }
+}
