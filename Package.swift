@@ -9,7 +9,10 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "KioskKit", targets: ["KioskKit"]),
+        /// The run loop, backends and policies, for apps that bring their own `ApplicationDelegate`.
+        .library(name: "KioskRuntime", targets: ["KioskRuntime"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
+        .executable(name: "hello-kiosk", targets: ["HelloKiosk"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -78,6 +81,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+
+        // The documented example app (Examples/HelloKiosk): KioskKit with your own delegate.
+        .executableTarget(name: "HelloKiosk", dependencies: ["KioskKit", "KioskRuntime"], path: "Examples/HelloKiosk",
+                          swiftSettings: strict),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),

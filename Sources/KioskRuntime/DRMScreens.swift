@@ -2,6 +2,7 @@ import KioskConfig
 import DRM
 import DRMDisplay
 import Foundation
+import KioskConfig
 import KioskKit
 import Logging
 
@@ -10,15 +11,26 @@ import Logging
 @MainActor
 final class DRMScreens {
     let display: DRMDisplay
-    /// Per connector name: what the config asks (`--mode NAME=MODE`).
+    /// The config file's screens: by connector name, or by EDID identity under a label.
+    var configurations: [ScreenConfiguration]
+    /// Per connector name, from the command line (wins over the file).
     var modeRequests: [String: ModeRequest]
-    /// Per connector name: the rotation asked for; else the panel's orientation; else normal.
+    /// Per connector name, from the command line; else the file's; else the panel's orientation; else normal.
     var rotations: [String: Rotation]
+    /// The main screen whenever connected: a connector name or a screen label of the file.
+    var primary: String?
 
-    init(display: DRMDisplay, modeRequests: [String: ModeRequest], rotations: [String: Rotation]) {
+    init(display: DRMDisplay, configurations: [ScreenConfiguration], modeRequests: [String: ModeRequest], rotations: [String: Rotation]) {
         self.display = display
+        self.configurations = configurations
         self.modeRequests = modeRequests
         self.rotations = rotations
+    }
+
+    /// The config entry for a connector: its name, or (for labelled entries) its display's EDID identity.
+    func configuration(for connector: DRMDisplay.Connector) -> ScreenConfiguration? {
+        configurations.first { $0.matches(connector: connector.name, make: connector.edid?.make, model: connector.edid?.model,
+                                           serial: connector.edid?.serial) }
     }
 
     /// Probes and applies the result, logging on `logger` (`kiosk.drm` at start, `kiosk.hotplug` after).
@@ -39,7 +51,15 @@ final class DRMScreens {
             result[entry.key.rawValue] = .init(crtc: entry.value.crtc.rawValue, name: entry.value.name)
         }
         let connectedScreens = Set(Application.shared.screens.filter { $0.backend === display }.map(\.name))
-        let plan = OutputPlanner.plan(snapshots, lit: lit, connectedScreens: connectedScreens, requests: modeRequests)
+        var requests: [String: ModeRequest] = [:]
+        for connector in connectors {
+            if let request = modeRequests[connector.name] ?? configuration(for: connector)?.mode { requests[connector.name] = request }
+            // The primary may be named by an EDID label: the connector its display is on now is main.
+            if let primary, connector.info.status == .connected, configuration(for: connector)?.name == primary {
+                Application.shared.preferredMainScreenName = connector.name
+            }
+        }
+        let plan = OutputPlanner.plan(snapshots, lit: lit, connectedScreens: connectedScreens, requests: requests)
         for problem in plan.problems { log.error("\(problem)") }
         for decision in plan.decisions { log.info("\(decision)") }
 
@@ -76,7 +96,7 @@ final class DRMScreens {
 
     /// Tells the screen its modes and the mode lit, connecting it when it was not.
     private func present(_ connector: DRMDisplay.Connector, mode: Screen.Mode, on screen: Screen, log: Logger) {
-        screen.rotation = rotations[connector.name] ?? connector.panelOrientation ?? .normal
+        screen.rotation = rotations[connector.name] ?? configuration(for: connector)?.rotation ?? connector.panelOrientation ?? .normal
         let preferred = connector.preferredIndex.map { connector.modes[$0] }
         if screen.isConnected {
             screen.update(modes: connector.modes, preferredMode: preferred, currentMode: mode)

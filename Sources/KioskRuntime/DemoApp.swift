@@ -4,7 +4,8 @@ import KioskKit
 
 /// The built-in demo: on the main screen a full-screen window with a title in several scripts, an image
 /// and a button that counts taps; a status bar window at `.statusBar` with the time and the screen's name
-/// and mode; a welcome alert at `.alert`, dismissed by its button. Every other screen shows
+/// and mode; an alert at `.alert`, shown at launch and again on a long press (0.8 s) anywhere on the main
+/// window, dismissed by its button. Every other screen shows
 /// "<no content>" centred on white, as in UIKit's external-display example.
 @MainActor
 public final class DemoApp: ApplicationDelegate {
@@ -28,6 +29,7 @@ public final class DemoApp: ApplicationDelegate {
         main.isOpaque = true
         let content = DemoContentController()
         content.onTap = { [weak self] in self?.countTap() }
+        content.onLongPress = { [weak self] in self?.alertWindow?.makeKeyAndVisible() }
         main.rootViewController = content
         counterLabel = content.counter
         main.makeKeyAndVisible()
@@ -158,6 +160,7 @@ public final class DemoApp: ApplicationDelegate {
 @MainActor
 final class DemoContentController: ViewController {
     var onTap: () -> Void = {}
+    var onLongPress: () -> Void = {}
     let title = Label(text: "Kiosk · 你好 · مرحبا", font: .system(size: 40, weight: .bold))
     let subtitle = Label(text: "A UIKit-style window model on DRM/KMS, drawn in software. Touch the button.", font: .system(size: 20))
     let logo = ImageView(image: DemoApp.logo)
@@ -166,6 +169,8 @@ final class DemoContentController: ViewController {
 
     override func loadView() {
         let root = LayoutView { [weak self] bounds in self?.layout(in: bounds) }
+        root.identifier = "content"
+        root.onLongPress = { [weak self] in self?.onLongPress() }
         title.textAlignment = .center
         title.identifier = "title"
         subtitle.numberOfLines = 0
@@ -193,13 +198,50 @@ final class DemoContentController: ViewController {
     }
 }
 
-/// A view that hands its layout to a closure.
+/// A view that hands its layout to a closure and reports a long press: one finger held still (within
+/// 10 points) for 0.8 s, as UIKit's long-press recognizer by default (0.5 s there; a kiosk's users are
+/// slower to let go of a tap).
 @MainActor
 final class LayoutView: View {
     let layout: (Rect) -> Void
+    var onLongPress: () -> Void = {}
+    private var pressTimer: DispatchWorkItem?
+    private var pressStart: Point?
+    static let pressDuration: TimeInterval = 0.8
+    static let allowedMovement = 10.0
+
     init(layout: @escaping (Rect) -> Void) {
         self.layout = layout
         super.init(frame: .zero)
     }
+
     override func layoutSubviews() { layout(bounds) }
+
+    override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        guard touches.count == 1, let touch = touches.first, pressTimer == nil else { return cancelPress() }
+        pressStart = touch.location(in: self)
+        let timer = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                self?.pressTimer = nil
+                self?.onLongPress()
+            }
+        }
+        pressTimer = timer
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.pressDuration, execute: timer)
+    }
+
+    override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        guard let start = pressStart, let touch = touches.first else { return }
+        let point = touch.location(in: self)
+        if hypot(point.x - start.x, point.y - start.y) > Self.allowedMovement { cancelPress() }
+    }
+
+    override func touchesEnded(_ touches: Set<Touch>, with event: Event) { cancelPress() }
+    override func touchesCancelled(_ touches: Set<Touch>, with event: Event) { cancelPress() }
+
+    private func cancelPress() {
+        pressTimer?.cancel()
+        pressTimer = nil
+        pressStart = nil
+    }
 }

@@ -84,6 +84,19 @@ final class InputManager {
         do { try libinput?.resume() } catch { log.error("resuming input failed: \(error)") }
     }
 
+    /// The config changed (SIGHUP): new rules and calibrations for every device present.
+    func reconfigure() {
+        for device in devices.keys where device.capabilities.contains(.touch) {
+            applyCalibration(to: device)
+        }
+        remap()
+        for (_, state) in devices {
+            if let decision = state.decision {
+                log.notice("\(state.device.sysname) \"\(state.device.name)\" -> \(decision.screen ?? "no screen") (\(decision.reason))")
+            }
+        }
+    }
+
     /// Screens changed (connect, disconnect, mode): mapping decisions depend on which screens exist.
     func remap() {
         for (device, state) in devices where state.device.capabilities.contains(.touch) || isAbsolutePointer(device) {
@@ -227,7 +240,13 @@ final class InputManager {
             return
         }
         guard let rule = rules.first(where: { TouchMapping.matches($0.match, mappingInfo(device)) }),
-              let matrix = calibrations[rule] else { return }
+              let matrix = calibrations[rule] else {
+            // No config calibration (any more): udev's LIBINPUT_CALIBRATION_MATRIX, or none.
+            if device.hasCalibrationMatrix, device.calibrationMatrix != device.defaultCalibrationMatrix {
+                try? device.setCalibrationMatrix(device.defaultCalibrationMatrix)
+            }
+            return
+        }
         do {
             try device.setCalibrationMatrix(matrix.map { Float($0) })
             log.info("\(device.sysname): calibration \(matrix) from the config")

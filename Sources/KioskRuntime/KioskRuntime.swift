@@ -1,10 +1,10 @@
-import KioskConfig
 import Dispatch
 import DRM
 import DRMDisplay
 import FBDevDisplay
 import Foundation
 import HeadlessDisplay
+import KioskConfig
 import Seat
 import Udev
 import KioskKit
@@ -26,10 +26,15 @@ public struct RuntimeOptions: Sendable {
 
     /// The DRM card to use (`/dev/dri/card1`); nil: `KIOSK_DRM_DEVICE`, else the first usable card.
     public var drmDevice: String?
-    /// Per connector name: the mode asked for.
+    /// The config file's screens (matched by connector name or EDID); `modeRequests` and `rotations`
+    /// from the command line win over them.
+    public var screens: [ScreenConfiguration] = []
+    /// Per connector name: the mode asked for on the command line.
     public var modeRequests: [String: ModeRequest] = [:]
-    /// Per connector name: the rotation asked for.
+    /// Per connector name: the rotation asked for on the command line.
     public var rotations: [String: Rotation] = [:]
+    /// The config file read at start, re-read on SIGHUP; nil: none.
+    public var configurationPath: String?
     /// Use the legacy modesetting API even where atomic works (`KIOSK_NO_ATOMIC=1`).
     public var noAtomic = false
     /// The framebuffer device for the fbdev backend; nil: `KIOSK_FBDEV_DEVICE`, else `/dev/fb0`.
@@ -67,7 +72,7 @@ public struct RuntimeOptions: Sendable {
 /// main queue sleeps when nothing changes (no polling, no timers of our own).
 @MainActor
 public final class KioskRuntime {
-    public let options: RuntimeOptions
+    public private(set) var options: RuntimeOptions
     public let delegate: any ApplicationDelegate
     public let application: Application
     private var headless: HeadlessDisplay?
@@ -125,7 +130,9 @@ public final class KioskRuntime {
         observeScreens()
         application.preferredMainScreenName = options.primary
         if let drm {
-            let screens = DRMScreens(display: drm, modeRequests: options.modeRequests, rotations: options.rotations)
+            let screens = DRMScreens(display: drm, configurations: options.screens, modeRequests: options.modeRequests,
+                                     rotations: options.rotations)
+            screens.primary = options.primary
             drmScreens = screens
             screens.update(logger: Logger(label: "kiosk.drm"))
             watchHotplug(card: drm.cardName)
@@ -324,6 +331,40 @@ public final class KioskRuntime {
         return display
     }
 
+    /// SIGHUP: re-reads the config file and applies modes, rotation, touch mapping, the primary screen
+    /// and the cursor without restarting the app; a file with problems is rejected whole, its problems
+    /// logged, and the running configuration kept.
+    public func reload() {
+        guard let path = options.configurationPath else {
+            log.notice("SIGHUP: no config file to re-read (started without one)")
+            return
+        }
+        service.reloading()
+        let configLog = Logger(label: "kiosk.config")
+        switch KioskConfiguration.load(path: path, requireFile: true) {
+        case .failure(let errors):
+            for problem in errors.problems { configLog.error("\(problem)") }
+            configLog.error("SIGHUP: \(path) has \(errors.problems.count) problem(s); keeping the running configuration")
+        case .success(let configuration):
+            var updated = options
+            updated.apply(configuration)
+            // What the command line set still wins.
+            updated.modeRequests = options.modeRequests
+            updated.rotations = options.rotations
+            options = updated
+            application.preferredMainScreenName = options.primary
+            drmScreens?.configurations = options.screens
+            drmScreens?.primary = options.primary
+            drmScreens?.update(logger: configLog)
+            input?.rules = options.touchRules
+            input?.calibrations = options.touchCalibrations
+            input?.reconfigure()
+            input?.cursor.mode = Cursor.Mode(rawValue: options.cursor) ?? .auto
+            configLog.notice("SIGHUP: applied \(path)")
+        }
+        service.reloaded(status: statusLine())
+    }
+
     /// What `systemctl status` shows: the screens and their modes.
     private func statusLine() -> String {
         let screens = application.screens.map { "\($0.name) \($0.currentMode.map { "\($0)" } ?? "off")" }
@@ -391,6 +432,11 @@ public final class KioskRuntime {
     }
 
     private func installSignalHandlers() {
+        signal(SIGHUP, SIG_IGN)
+        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        hangup.setEventHandler { MainActor.assumeIsolated { self.reload() } }
+        hangup.resume()
+        signalSources.append(hangup)
         for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
             // The default action would kill the process before the snapshots are written.
             signal(number, SIG_IGN)

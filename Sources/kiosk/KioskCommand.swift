@@ -12,7 +12,7 @@ struct KioskCommand: ParsableCommand {
         commandName: "kiosk",
         abstract: "A kiosk runtime for embedded Linux: UIKit-style windows on DRM/KMS screens, touch through libinput.",
         version: KioskVersion.string,
-        subcommands: [Run.self, Screens.self, Inputs.self, Calibrate.self],
+        subcommands: [Run.self, Screens.self, Inputs.self, CheckConfig.self, Calibrate.self],
         defaultSubcommand: Run.self
     )
 }
@@ -32,8 +32,11 @@ extension KioskCommand {
             """
         )
 
-        @Option(help: "The display backend: \(RuntimeOptions.Backend.allCases.map(\.rawValue).joined(separator: ", ")).")
-        var backend: RuntimeOptions.Backend = .auto
+        @Option(name: .customLong("config"), help: "The config file (default: KIOSK_CONFIG, else /etc/kiosk/kiosk.toml; a missing default file means defaults).")
+        var configPath: String?
+
+        @Option(help: "The display backend: \(RuntimeOptions.Backend.allCases.map(\.rawValue).joined(separator: ", ")) (default: the config's, else auto).")
+        var backend: RuntimeOptions.Backend?
 
         @Option(name: .customLong("snapshot-dir"), help: "Where the headless backend writes <screen>.png.")
         var snapshotDirectory: String = "snapshots"
@@ -63,32 +66,32 @@ extension KioskCommand {
         @Option(name: .customLong("primary"), help: "The connector that is the main screen whenever it is connected (e.g. HDMI-A-1).")
         var primary: String?
 
-        @Option(name: .customLong("seat"), help: "The udev seat whose input devices are read (default seat0).")
-        var seat = "seat0"
+        @Option(name: .customLong("seat"), help: "The udev seat whose input devices are read (default: the config's, else seat0).")
+        var seat: String?
 
-        @Option(name: .customLong("cursor"), help: "The mouse cursor: auto (while a pointer moves), hidden or always.")
-        var cursor = "auto"
+        @Option(name: .customLong("cursor"), help: "The mouse cursor: auto (while a pointer moves), hidden or always (default: the config's, else auto).")
+        var cursor: String?
 
         @Option(name: .customLong("touch"), help: "Map a touch device to a screen, MATCH=SCREEN; MATCH is a name glob, vendor:product in hex, or a udev path; repeatable.")
         var touch: [String] = []
 
-        @Option(name: .customLong("hotplug-debounce"), help: "Milliseconds within which hotplug events are coalesced (default 300).")
-        var hotplugDebounce: Int = 300
+        @Option(name: .customLong("hotplug-debounce"), help: "Milliseconds within which hotplug events are coalesced (default: the config's, else 300).")
+        var hotplugDebounce: Int?
 
         @Flag(name: .customLong("no-atomic"), help: "Use legacy modesetting even where atomic works (as KIOSK_NO_ATOMIC=1).")
         var noAtomic = false
 
-        @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-        var logLevel: Logger.Level = .info
+        @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (default: the config's, else info).")
+        var logLevel: Logger.Level?
 
         func validate() throws {
-            guard (0...60_000).contains(hotplugDebounce) else {
+            if let hotplugDebounce, !(0...60_000).contains(hotplugDebounce) {
                 throw ValidationError("--hotplug-debounce \(hotplugDebounce): must be 0 to 60000 milliseconds")
             }
             _ = try Self.parsePairs(modes, option: "--mode") { ModeRequest($0) }
             _ = try Self.parsePairs(rotations, option: "--rotate") { Rotation(rawValue: $0) }
             _ = try Self.touchRules(touch)
-            guard ["auto", "hidden", "always"].contains(cursor) else {
+            if let cursor, !["auto", "hidden", "always"].contains(cursor) {
                 throw ValidationError("--cursor \(cursor): invalid; valid: auto, hidden, always")
             }
         }
@@ -122,23 +125,37 @@ extension KioskCommand {
         }
 
         func run() throws {
+            // The config file first (never touching a display before it is known to be valid), then the
+            // command line's explicit options on top.
+            let configuration: KioskConfiguration
+            let environment = ProcessInfo.processInfo.environment
+            let path = configPath ?? KioskConfiguration.path(environment: environment)
+            switch KioskConfiguration.load(path: path, environment: environment, requireFile: configPath != nil) {
+            case .success(let loaded):
+                configuration = loaded
+            case .failure(let errors):
+                FileHandle.standardError.write(Data((errors.description + "\nkiosk: \(path) is not valid; fix it or check it with `kiosk check-config`\n").utf8))
+                throw ExitCode(2)
+            }
             var options = RuntimeOptions()
-            options.drmDevice = drmDevice
+            options.apply(configuration)
+            if let backend { options.backend = backend }
+            if let drmDevice { options.drmDevice = drmDevice }
+            if let fbdevDevice { options.fbdevDevice = fbdevDevice }
+            if let primary { options.primary = primary }
+            if let seat { options.seat = seat }
+            if let cursor { options.cursor = cursor }
+            if let hotplugDebounce { options.hotplugDebounce = Double(hotplugDebounce) / 1000 }
             options.modeRequests = try Self.parsePairs(modes, option: "--mode") { ModeRequest($0) }
             options.rotations = try Self.parsePairs(rotations, option: "--rotate") { Rotation(rawValue: $0) }
+            // Command-line touch rules come first: first match wins.
+            options.touchRules = try Self.touchRules(touch) + options.touchRules
             options.noAtomic = noAtomic
-            options.fbdevDevice = fbdevDevice
-            options.primary = primary
-            options.seat = seat
-            options.cursor = cursor
-            options.touchRules = try Self.touchRules(touch)
-            options.hotplugDebounce = Double(hotplugDebounce) / 1000
-            options.backend = backend
             options.snapshotDirectory = snapshotDirectory
             options.headlessScreens = headlessScreens
             options.tracePath = tracePath
             options.exitAfter = exitAfter
-            let level = logLevel
+            let level = logLevel ?? Logger.Level(rawValue: configuration.logLevel.rawValue) ?? .info
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)
                 handler.logLevel = level

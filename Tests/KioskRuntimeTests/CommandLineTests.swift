@@ -129,3 +129,90 @@ import Testing
         #expect(messages.last == "STOPPING=1")
     }
 }
+
+/// The documented example app builds (it is a product of the package) and runs: headless here, it writes
+/// a snapshot showing its window.
+@Suite struct ExampleAppTests {
+    @Test func helloKioskRuns() throws {
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = CommandLineTests.binary.deletingLastPathComponent().appendingPathComponent("hello-kiosk")
+        process.arguments = ["--exit-after", "0.5"]
+        process.currentDirectoryURL = folder
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let snapshot = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("snapshots/HEADLESS-1.png").path)
+        #expect(snapshot.width == 1280 && snapshot.height == 800)
+        #expect(snapshot.pixel(x: 5, y: 5) & 0xFFFFFF == 0x1E3A5F)
+    }
+}
+
+/// `kiosk check-config` and `kiosk run` with a config file: every problem at once, exit 1 and 2, the
+/// display never touched by a bad file.
+@Suite struct ConfigCommandTests {
+    static func write(_ text: String) throws -> URL {
+        let folder = try CommandLineTests.temporaryFolder()
+        let file = folder.appendingPathComponent("kiosk.toml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    static let bad = """
+        backend = "drm"
+        cursor = "sometimes"
+
+        [screens.HDMI-A-1]
+        mode = "1920x1080@6O"
+        rotaton = "90"
+
+        """
+
+    @Test func checkConfigReportsEveryProblemAndExitsOne() throws {
+        let file = try Self.write(Self.bad)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let result = try CommandLineTests.kiosk(["check-config", "--config", file.path])
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            \(file.path):2:10: cursor: "sometimes" is not valid; valid: auto, hidden, always
+            \(file.path):5:8: screens.HDMI-A-1.mode: "1920x1080@6O" is not a mode; valid: preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94)
+            \(file.path):6:1: screens.HDMI-A-1: unknown key "rotaton"; did you mean "rotation"?
+            \(file.path): 3 problems
+
+            """)
+    }
+
+    @Test func theExampleConfigIsValid() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Kiosk/kiosk.toml")
+        let result = try CommandLineTests.kiosk(["check-config", "--config", example.path])
+        #expect(result.status == 0 && result.stdout == "\(example.path): OK\n", "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test func runWithAnInvalidFileExitsTwoWithTheSameMessages() throws {
+        let file = try Self.write(Self.bad)
+        let folder = file.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandLineTests.kiosk(["run", "--config", file.path, "--backend", "headless", "--snapshot-dir",
+                                                 folder.appendingPathComponent("shots").path, "--exit-after", "0.2"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(file.path):5:8: screens.HDMI-A-1.mode: \"1920x1080@6O\" is not a mode"))
+        #expect(result.stderr.contains("\(file.path):6:1: screens.HDMI-A-1: unknown key \"rotaton\"; did you mean \"rotation\"?"))
+        // Nothing was shown: no snapshot folder was even made.
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("shots").path))
+    }
+
+    @Test func aValidFileDrivesTheRun() throws {
+        let file = try Self.write("backend = \"headless\"\nlog-level = \"warning\"\n")
+        let folder = file.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandLineTests.kiosk(["run", "--config", file.path, "--snapshot-dir", folder.appendingPathComponent("shots").path,
+                                                 "--exit-after", "0.3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The file chose the headless backend (a snapshot exists) and quieted the log below warnings.
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("shots/HEADLESS-1.png").path))
+        #expect(!result.stderr.contains("headless backend (requested)"), "\(result.stderr)")
+    }
+}

@@ -1,0 +1,86 @@
+// A complete kiosk app on KioskKit: what `kiosk run` does with its demo, with your own app instead.
+//
+//   swift run hello-kiosk                      # headless here (PNG in ./snapshots), DRM/KMS on a board
+//   swift run hello-kiosk -- --exit-after 2    # stop after two seconds
+//
+// The app implements `ApplicationDelegate`: the runtime calls `applicationDidFinishLaunching` once the
+// displays are up (there may be none yet: windows made on `Screen.main` then appear on the first display
+// that connects), and `screenDidConnect`/`screenDidDisconnect` as displays come and go.
+
+import Foundation
+import KioskKit
+import KioskRuntime
+
+@MainActor
+final class HelloApp: ApplicationDelegate {
+    private var window: Window?
+    private var counter = 0
+    private var extraWindows: [ObjectIdentifier: Window] = [:]
+
+    func applicationDidFinishLaunching(_ application: Application) {
+        // One full-screen window on the main screen; it follows the screen's mode and rotation.
+        let window = Window(screen: Screen.main)
+        window.identifier = "hello"
+        window.backgroundColor = Color(rgb: 0x1E3A5F)
+
+        let greeting = Label(text: "Hello from KioskKit", font: .system(size: 48, weight: .bold))
+        greeting.textColor = .white
+        greeting.textAlignment = .center
+        greeting.frame = Rect(x: 0, y: 120, width: window.bounds.width, height: 70)
+        greeting.autoresizingMask = [.flexibleWidth]
+        window.addSubview(greeting)
+
+        let button = Button(title: "Touch me", frame: Rect(x: window.bounds.midX - 120, y: 260, width: 240, height: 72))
+        button.identifier = "hello-button"
+        button.backgroundColor = .white
+        button.titleColor = Color(rgb: 0x1E3A5F)
+        button.cornerRadius = 36
+        button.autoresizingMask = [.flexibleLeftMargin, .flexibleRightMargin]
+        button.addAction(for: .touchUpInside) { [weak self, weak greeting] _ in
+            guard let self else { return }
+            self.counter += 1
+            greeting?.text = "Touched \(self.counter) time\(self.counter == 1 ? "" : "s")"
+        }
+        window.addSubview(button)
+        window.makeKeyAndVisible()
+        self.window = window
+    }
+
+    /// Every other display shows the screen's name.
+    func screenDidConnect(_ screen: Screen) {
+        guard screen !== window?.screen else { return }
+        let extra = Window(screen: screen)
+        extra.backgroundColor = .black
+        let label = Label(text: screen.name, font: .system(size: 36))
+        label.textColor = .white
+        label.textAlignment = .center
+        label.frame = extra.bounds
+        label.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        extra.addSubview(label)
+        extra.isHidden = false
+        extraWindows[ObjectIdentifier(screen)] = extra
+    }
+
+    func screenDidDisconnect(_ screen: Screen) {
+        extraWindows.removeValue(forKey: ObjectIdentifier(screen))?.isHidden = true
+    }
+}
+
+@main
+struct HelloKiosk {
+    static func main() {
+        var options = RuntimeOptions()
+        // The one option this example reads itself; `kiosk run --help` lists what RuntimeOptions holds.
+        if let index = CommandLine.arguments.firstIndex(of: "--exit-after"), index + 1 < CommandLine.arguments.count {
+            options.exitAfter = Double(CommandLine.arguments[index + 1])
+        }
+        MainActor.assumeIsolated {
+            do {
+                try KioskRuntime(options: options, delegate: HelloApp()).run()
+            } catch {
+                FileHandle.standardError.write(Data("hello-kiosk: \(error)\n".utf8))
+                exit(2)
+            }
+        }
+    }
+}
