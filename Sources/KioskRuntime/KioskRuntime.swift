@@ -86,7 +86,7 @@ public final class KioskRuntime {
     private let service = ServiceManager()
     private var hotplugSource: (any DispatchSourceRead)?
     private var hotplugMonitor: UdevMonitor?
-    private var pendingReprobe: DispatchWorkItem?
+    private var reprobe: Debouncer?
     private let hotplugLog = Logger(label: "kiosk.hotplug")
     private(set) var compositor: Compositor?
     private var trace: Trace?
@@ -305,16 +305,12 @@ public final class KioskRuntime {
 
     private func scheduleReprobe(reason: String) {
         hotplugLog.debug("\(reason); acting in \(Int(options.hotplugDebounce * 1000)) ms unless more events come")
-        pendingReprobe?.cancel()
-        let work = DispatchWorkItem { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.pendingReprobe = nil
-                self.drmScreens?.update(logger: self.hotplugLog)
-            }
+        let debouncer = reprobe ?? Debouncer(delay: options.hotplugDebounce) { [weak self] in
+            guard let self else { return }
+            self.drmScreens?.update(logger: self.hotplugLog)
         }
-        pendingReprobe = work
-        DispatchQueue.main.asyncAfter(deadline: .now() + options.hotplugDebounce, execute: work)
+        reprobe = debouncer
+        debouncer.signal()
     }
 
     private func makeHeadless(specs: [HeadlessDisplay.ScreenSpec]) throws(RuntimeError) -> HeadlessDisplay {
