@@ -99,7 +99,7 @@ final class InputManager {
 
     /// Screens changed (connect, disconnect, mode): mapping decisions depend on which screens exist.
     func remap() {
-        for (device, state) in devices where state.device.capabilities.contains(.touch) || isAbsolutePointer(device) {
+        for (device, state) in devices where mapsToAScreen(state.device) {
             devices[device]?.decision = decide(state.device)
         }
     }
@@ -178,7 +178,7 @@ final class InputManager {
         var state = DeviceState(device: device)
         let capabilities = device.capabilities
         var line = "\(device.sysname) \"\(device.name)\" \(String(format: "%04x:%04x", device.vendorID, device.productID)): \(capabilities)"
-        if capabilities.contains(.touch) || isAbsolutePointer(device) {
+        if mapsToAScreen(device) {
             // A relative mouse moves across screens by itself; the decision matters for absolute positions.
             let decision = decide(device)
             state.decision = decision
@@ -212,23 +212,17 @@ final class InputManager {
         log.notice("removed \(device.sysname) \"\(device.name)\"")
     }
 
-    /// Pointers get a screen too: an absolute one (a tablet, QEMU's virtio-tablet, which udev calls a
-    /// mouse) maps its 0...1 position onto it.
-    private func isAbsolutePointer(_ device: InputDevice) -> Bool {
-        device.capabilities.contains(.pointer)
+    /// Touchscreens get a screen, and so do pointers: an absolute one (a tablet, QEMU's virtio-tablet,
+    /// which udev calls a mouse) maps its 0...1 position onto it.
+    private func mapsToAScreen(_ device: InputDevice) -> Bool {
+        device.capabilities.contains(.touch) || device.capabilities.contains(.pointer)
     }
 
     private func decide(_ device: InputDevice) -> TouchMapping.Decision {
         let screens = application.screens.map { screen in
             TouchMapping.Screen(name: screen.name, physicalSize: screen.physicalSize, isMain: screen === Screen.main)
         }
-        var paths = [device.devnode, device.syspath, device.udevProperties["ID_PATH"]].compactMap { $0 }
-        paths += (device.udevProperties["DEVLINKS"] ?? "").split(separator: " ").map(String.init)
-        let size = device.size.map { Size(width: $0.width, height: $0.height) }
-        let info = TouchMapping.Device(name: device.name, vendorID: UInt16(truncatingIfNeeded: device.vendorID),
-                                       productID: UInt16(truncatingIfNeeded: device.productID), paths: paths,
-                                       udevProperties: device.udevProperties, size: size)
-        return TouchMapping.map(info, rules: rules, screens: screens)
+        return TouchMapping.map(TouchMapping.Device(device), rules: rules, screens: screens)
     }
 
     /// The config's calibration for a device replaces udev's `LIBINPUT_CALIBRATION_MATRIX`.
@@ -239,7 +233,7 @@ final class InputManager {
             }
             return
         }
-        guard let rule = rules.first(where: { TouchMapping.matches($0.match, mappingInfo(device)) }),
+        guard let rule = rules.first(where: { TouchMapping.matches($0.match, TouchMapping.Device(device)) }),
               let matrix = calibrations[rule] else {
             // No config calibration (any more): udev's LIBINPUT_CALIBRATION_MATRIX, or none.
             if device.hasCalibrationMatrix, device.calibrationMatrix != device.defaultCalibrationMatrix {
@@ -253,14 +247,6 @@ final class InputManager {
         } catch {
             log.error("\(device.sysname): cannot set the calibration matrix \(matrix): \(error)")
         }
-    }
-
-    private func mappingInfo(_ device: InputDevice) -> TouchMapping.Device {
-        var paths = [device.devnode, device.syspath, device.udevProperties["ID_PATH"]].compactMap { $0 }
-        paths += (device.udevProperties["DEVLINKS"] ?? "").split(separator: " ").map(String.init)
-        return TouchMapping.Device(name: device.name, vendorID: UInt16(truncatingIfNeeded: device.vendorID),
-                                   productID: UInt16(truncatingIfNeeded: device.productID), paths: paths,
-                                   udevProperties: device.udevProperties, size: nil)
     }
 
     private func screenFor(_ device: InputDevice) -> Screen? {
@@ -352,5 +338,17 @@ final class InputManager {
             application.sendEvent(Event(touches: [touch], timestamp: seconds(time)))
             pointerTouch = nil
         }
+    }
+}
+
+extension TouchMapping.Device {
+    /// What the mapping policy reads of a libinput device: its name, ids, every path udev knows it by
+    /// (devnode, syspath, `ID_PATH`, the `DEVLINKS` such as `/dev/input/by-path/...`), properties and size.
+    init(_ device: InputDevice) {
+        var paths = [device.devnode, device.syspath, device.udevProperties["ID_PATH"]].compactMap { $0 }
+        paths += (device.udevProperties["DEVLINKS"] ?? "").split(separator: " ").map(String.init)
+        self.init(name: device.name, vendorID: UInt16(truncatingIfNeeded: device.vendorID),
+                  productID: UInt16(truncatingIfNeeded: device.productID), paths: paths,
+                  udevProperties: device.udevProperties, size: device.size.map { Size(width: $0.width, height: $0.height) })
     }
 }

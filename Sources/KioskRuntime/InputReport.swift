@@ -39,12 +39,7 @@ public struct InputReport {
                               udev: shownProperties.compactMap { key in device.udevProperties[key].map { (key, $0) } },
                               calibration: device.hasCalibrationMatrix ? device.calibrationMatrix : [], screen: nil, reason: nil)
             if device.capabilities.contains(.touch) || device.capabilities.contains(.pointer) {
-                var paths = [device.devnode, device.syspath, device.udevProperties["ID_PATH"]].compactMap { $0 }
-                paths += (device.udevProperties["DEVLINKS"] ?? "").split(separator: " ").map(String.init)
-                let info = TouchMapping.Device(name: device.name, vendorID: UInt16(truncatingIfNeeded: device.vendorID),
-                                               productID: UInt16(truncatingIfNeeded: device.productID), paths: paths,
-                                               udevProperties: device.udevProperties, size: entry.size)
-                let decision = TouchMapping.map(info, rules: rules, screens: screens)
+                let decision = TouchMapping.map(TouchMapping.Device(device), rules: rules, screens: screens)
                 entry.screen = decision.screen
                 entry.reason = decision.reason
             }

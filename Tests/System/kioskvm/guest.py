@@ -334,7 +334,7 @@ class Guest:
             cmd += ["-device", d]
         cmd += self.qemu_args
         append = (f"console=ttyS0 panic=-1 loglevel=4 mitigations=off "
-                  f"kioskvm.job={self.job_dir} kioskvm.udev={1 if self.udev else 0} "
+                  f"kioskvm.job={self.job_dir} kioskvm.repo={self.cwd} kioskvm.udev={1 if self.udev else 0} "
                   f"kioskvm.hostcache={self.host_cache} {self.append}")
         cmd += ["-append", append.strip()]
         return cmd

@@ -28,10 +28,12 @@ mount -t sysfs sysfs /sys || die "mount sysfs"
 mount -t devtmpfs devtmpfs /dev || die "mount devtmpfs"
 
 JOB=
+REPO=
 HOSTCACHE=loose     # Guest(host_cache=...): see guest.py for the measurements behind the default
 for arg in $(cat /proc/cmdline); do
     case "$arg" in
         kioskvm.job=*) JOB="${arg#kioskvm.job=}" ;;
+        kioskvm.repo=*) REPO="${arg#kioskvm.repo=}" ;;
         kioskvm.hostcache=*) HOSTCACHE="${arg#kioskvm.hostcache=}" ;;
         kioskvm.trace=1) set -x ;;
     esac
@@ -61,6 +63,15 @@ done
 # Fresh /tmp and /run, as on a booted system (the host's are not the guest's business).
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /newroot/tmp || die "mount /tmp"
 mount -t tmpfs -o mode=755,nosuid,nodev tmpfs /newroot/run || die "mount /run"
+# A repository under /tmp or /run (a CI clone in /tmp) would vanish under those fresh mounts: lay it back
+# from the host's root, writable in RAM like the rest of the root.
+case "$REPO" in
+    /tmp/*|/run/*)
+        mkdir -p /mnt/rw/repo-upper /mnt/rw/repo-work "/newroot$REPO" || die "mkdir $REPO"
+        mount -t overlay -o "lowerdir=/mnt/host$REPO,upperdir=/mnt/rw/repo-upper,workdir=/mnt/rw/repo-work" \
+            overlay "/newroot$REPO" || die "overlay $REPO"
+        ;;
+esac
 mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /newroot/dev/pts
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /newroot/dev/shm

@@ -84,3 +84,23 @@ def mode_spelling(connector, width, height):
     return f"{width}x{height}@{mode['refresh']}"
 
 
+
+
+def trace_events(path, kind=None, screen=None):
+    """The kiosk's --trace lines (JSON) so far, of one kind and screen when given; none before the file exists."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    lines = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    return [e for e in lines if (kind is None or e["event"] == kind) and (screen is None or e.get("screen") == screen)]
+
+
+def wait_until(predicate, what, timeout=30, context=lambda: ""):
+    """Polls `predicate` until it returns something truthy (returned); fails naming `what` and `context()`."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}; {context()}")

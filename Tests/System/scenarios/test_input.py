@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect
-from scenarios_support import KIOSK, run_kiosk, stop, wait_for_frames
+from scenarios_support import KIOSK, run_kiosk, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=2, devices=["virtio-tablet-pci"])
 TIMEOUT = 480
@@ -18,21 +18,11 @@ kiosk = {}
 
 
 def events(kind=None):
-    trace = kiosk["trace"]
-    if not trace.exists():
-        return []
-    lines = [json.loads(l) for l in trace.read_text().splitlines() if l.strip()]
-    return [e for e in lines if kind is None or e["event"] == kind]
+    return trace_events(kiosk["trace"], kind)
 
 
 def wait_for(predicate, what, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}; touches: {events('touch')[-6:]}")
+    return wait_until(predicate, what, timeout, lambda: f"touches: {events('touch')[-6:]}")
 
 
 def start(guest, args=""):

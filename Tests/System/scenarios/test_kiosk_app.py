@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect
-from scenarios_support import KIOSK, SEAT, mode_spelling, reference, same_pixels, screens_json, stop
+from scenarios_support import KIOSK, SEAT, mode_spelling, reference, same_pixels, screens_json, stop, trace_events, wait_until
 
 GUEST = dict(heads=2)
 TIMEOUT = 420
@@ -17,19 +17,11 @@ kiosk = {}
 
 
 def events(kind=None):
-    trace = kiosk["trace"]
-    lines = [json.loads(l) for l in trace.read_text().splitlines() if l.strip()] if trace.exists() else []
-    return [e for e in lines if kind is None or e["event"] == kind]
+    return trace_events(kiosk["trace"], kind)
 
 
 def wait_for(predicate, what, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}; trace tail: {events()[-5:]}")
+    return wait_until(predicate, what, timeout, lambda: f"trace tail: {events()[-5:]}")
 
 
 def write_config(text):

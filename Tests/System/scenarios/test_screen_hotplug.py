@@ -6,7 +6,7 @@ from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect
-from scenarios_support import mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, wait_for_frames
+from scenarios_support import mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=2)
 TIMEOUT = 480
@@ -16,20 +16,11 @@ kiosk = {}
 
 
 def events(kind=None, screen=None):
-    if not kiosk["trace"].exists():
-        return []
-    lines = [json.loads(l) for l in kiosk["trace"].read_text().splitlines() if l.strip()]
-    return [e for e in lines if (kind is None or e["event"] == kind) and (screen is None or e.get("screen") == screen)]
+    return trace_events(kiosk["trace"], kind, screen)
 
 
 def wait_for(predicate, what, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    tail = kiosk["trace"].read_text()[-1500:] if kiosk["trace"].exists() else "(no trace yet)"
-    raise AssertionError(f"timed out waiting for {what}; trace tail: {tail}")
+    return wait_until(predicate, what, timeout, lambda: f"trace tail: {events()[-8:]}")
 
 
 def wait_for_connector(guest, name, status, timeout=30):
