@@ -420,7 +420,7 @@ class Guest:
             except subprocess.TimeoutExpired:
                 pass
         if qemu is not None and qemu.returncode is not None:
-            reason = f"QEMU exited with status {qemu.returncode}"
+            reason = self._qemu_exit_reason()
         with self._cv:
             if self._dead is None:
                 self._dead = reason
@@ -458,13 +458,24 @@ class Guest:
                     raise on_timeout()
                 self._cv.wait(min(left, 0.5))
                 if self._qemu.poll() is not None and self._dead is None:
-                    self._dead = f"QEMU exited with status {self._qemu.returncode}"
+                    self._dead = self._qemu_exit_reason()
+
+    def _qemu_exit_reason(self) -> str:
+        """"QEMU exited with status N", with QEMU's last word when it left one: status 0 also means
+        a SIGTERM from outside (seen: another session's `pkill` ended a guest mid-check, and qemu.log
+        said "terminating on signal 15 from pid N (pkill)")."""
+        reason = f"QEMU exited with status {self._qemu.returncode}"
+        try:
+            last = (self.run_dir / "qemu.log").read_text(errors="replace").strip().splitlines()
+        except (OSError, TypeError):
+            last = []
+        return f"{reason} ({last[-1].strip()})" if last else reason
 
     def _check_alive(self) -> None:
         if self._dead is not None:
             raise GuestDied(self._dead)
         if self._qemu is not None and self._qemu.poll() is not None:
-            raise GuestDied(f"QEMU exited with status {self._qemu.returncode}")
+            raise GuestDied(self._qemu_exit_reason())
 
     def _send(self, **msg) -> None:
         self._check_alive()
