@@ -5,28 +5,36 @@ import Foundation
 /// of events (a flapping HDMI link, a TV's power cycle) is acted on once, in its final state.
 @MainActor
 final class Debouncer {
+    /// Runs `work` after a delay unless cancelled: the main queue in the kiosk, a hand-turned clock in tests.
+    typealias Schedule = @MainActor (_ delay: TimeInterval, _ work: @escaping @MainActor () -> Void) -> (@MainActor () -> Void)
+
     let delay: TimeInterval
     private let action: @MainActor () -> Void
-    private var pending: DispatchWorkItem?
+    private let schedule: Schedule
+    private var cancelPending: (@MainActor () -> Void)?
 
-    init(delay: TimeInterval, action: @escaping @MainActor () -> Void) {
+    init(delay: TimeInterval, schedule: @escaping Schedule = Debouncer.onMainQueue, action: @escaping @MainActor () -> Void) {
         self.delay = delay
+        self.schedule = schedule
         self.action = action
     }
 
     /// Something happened: act `delay` after the last of a burst.
     func signal() {
-        pending?.cancel()
-        let work = DispatchWorkItem { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                self.pending = nil
-                self.action()
-            }
+        cancelPending?()
+        cancelPending = schedule(delay) { [weak self] in
+            guard let self else { return }
+            self.cancelPending = nil
+            self.action()
         }
-        pending = work
-        DispatchQueue.main.asyncAfter(deadline: .now() + delay, execute: work)
     }
 
-    var isPending: Bool { pending != nil }
+    var isPending: Bool { cancelPending != nil }
+
+    /// `DispatchQueue.main.asyncAfter`, cancelled through its work item.
+    static func onMainQueue(_ delay: TimeInterval, _ work: @escaping @MainActor () -> Void) -> (@MainActor () -> Void) {
+        let item = DispatchWorkItem { MainActor.assumeIsolated { work() } }
+        DispatchQueue.main.asyncAfter(deadline: .now() + delay, execute: item)
+        return { item.cancel() }
+    }
 }
