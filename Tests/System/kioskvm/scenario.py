@@ -183,6 +183,10 @@ def run_scenario(sc: Scenario, checks: list[Check], emit) -> None:
                     shown_console = True
             emit({"check": c.name, "status": status, "reason": reason, "detail": detail.strip(),
                   "seconds": round(time.monotonic() - t, 2)})
+            if status == "fail" and guest is not None and guest.run_dir is not None:
+                # The kept run folder says why it was kept, for whoever finds it later.
+                with open(guest.run_dir / "failures.txt", "a") as f:
+                    f.write(f"FAIL {sc.name}: {c.name} — {reason}\n{detail.strip()}\n\n")
     finally:
         timer.cancel()
         if guest is not None:

@@ -69,11 +69,11 @@ class TouchScreen:
         self.devnode: str | None = None
         self.wait_ready()
 
-    def wait_ready(self, timeout: float = 20.0) -> str:
+    def wait_ready(self, timeout: float = 60.0) -> str:
         """Wait until the device node exists and udev has processed it; returns /dev/input/eventN."""
         return self._await_devnode("wait-for-device", timeout)
 
-    def wait_opened(self, timeout: float = 30.0) -> int:
+    def wait_opened(self, timeout: float = 60.0) -> int:
         """Wait until some guest process has the device open; returns its pid. Enough for a raw
         evdev reader; for libinput (the kiosk) wait for its own sign that the device was added
         (debug-events' DEVICE_ADDED, the kiosk's trace) before playing: libinput drains whatever is
@@ -104,7 +104,7 @@ class TouchScreen:
         self.play("remove")
         self.devnode = None
 
-    def create(self, timeout: float = 20.0) -> str:
+    def create(self, timeout: float = 60.0) -> str:
         """Create it again after remove(); returns the new /dev/input/eventN."""
         self.play("create")
         return self.wait_ready(timeout)

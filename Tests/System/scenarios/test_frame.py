@@ -12,7 +12,7 @@ ready = None          # its READY line (re.Match)
 size = None           # its mode
 
 
-def screenshot_matching(guest, head, want, want_size, timeout=10.0):
+def screenshot_matching(guest, head, want, want_size, timeout=30.0):
     """Screendump head until it equals `want` (RGB bytes of want_size) or the time is up; returns
     (image, comparison or None if the size differs). The guest's SetCrtc returns before QEMU has
     necessarily shown the new scanout, so the first dump may still be the console."""
@@ -30,7 +30,7 @@ def start_frame(guest):
     global frame, size, ready
     if frame is None:
         frame = guest.spawn("drmframe")
-        ready = frame.wait_for_output(r"READY (\d+)x(\d+) (\S+)", 30)
+        ready = frame.wait_for_output(r"READY (\d+)x(\d+) (\S+)", 60)
         size = (int(ready[1]), int(ready[2]))
     return ready
 
@@ -82,14 +82,14 @@ def check_drmframe_exits_when_stdin_closes(guest):
 
 def check_head1_after_hotplug_shows_solid_fill(guest):
     guest.set_head_size(1, 800, 600)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while not (c := guest.run("drmframe --list").stdout).count("Virtual-2 connected"):
         expect(time.monotonic() < deadline, f"Virtual-2 never connected:\n{c}")
         time.sleep(0.2)
     with guest.spawn("drmframe --connector Virtual-2 --fill 336699") as p:
-        m = p.wait_for_output(r"READY (\d+)x(\d+) Virtual-2", 30)
+        m = p.wait_for_output(r"READY (\d+)x(\d+) Virtual-2", 60)
         expect((int(m[1]), int(m[2])) == (800, 600), f"mode {m[1]}x{m[2]}")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while True:
             img = guest.screenshot(1)
             ok = img.size == (800, 600) and img.region_is((0, 0, 800, 600), "#336699")

@@ -17,7 +17,7 @@ def start_monitor(guest):
         monitor = guest.spawn("udevadm monitor --kernel --udev --property --subsystem-match=drm")
         # udevadm prints each "X - ..." line after that monitor's socket is bound, so once the KERNEL
         # line is out no uevent can be missed.
-        monitor.wait_for_output(r"^KERNEL - the kernel uevent$", 30)
+        monitor.wait_for_output(r"^KERNEL - the kernel uevent$", 60)
     return monitor
 
 
@@ -28,7 +28,7 @@ def hotplugs(source: str = "KERNEL") -> list:
             and e.props.get("DEVNAME") == "/dev/dri/card0" and e.props.get("ACTION") == "change"]
 
 
-def wait_hotplugs(count: int, source: str = "KERNEL", timeout: float = 30.0) -> list:
+def wait_hotplugs(count: int, source: str = "KERNEL", timeout: float = 60.0) -> list:
     deadline = time.monotonic() + timeout
     while True:
         events = hotplugs(source)

@@ -46,7 +46,7 @@ def libinput_events(kind=None, device=None):
     return [e for e in evs if (kind is None or e.type == kind) and (device is None or e.device == device)]
 
 
-def wait_events(kind, count, device=None, timeout=20.0):
+def wait_events(kind, count, device=None, timeout=60.0):
     deadline = time.monotonic() + timeout
     while True:
         evs = libinput_events(kind, device)
@@ -123,7 +123,7 @@ def check_one_shot_drag(guest):
     with_libinput(guest)
 
     def libinput_has_it():
-        events.wait_for_output(r"DEVICE_ADDED\s+kioskvm one-shot", 30)
+        events.wait_for_output(r"DEVICE_ADDED\s+kioskvm one-shot", 60)
     r = guest.touch("drag 0.1 0.1 0.9 0.9 8 160", wait=libinput_has_it, name="kioskvm one-shot", size_mm=(200, 100))
     expect(r.ok, r)
     added = [e for e in libinput_events("DEVICE_ADDED") if "kioskvm one-shot" in e.rest]
