@@ -12,6 +12,7 @@ import KioskKit
 /// The scene of the running benchmark; set by its setup hook.
 @MainActor private var composition: CompositionScene?
 @MainActor private var hitTesting: HitTestScene?
+@MainActor private var touchDispatch: TouchDispatchScene?
 nonisolated(unsafe) private var baseline: PixmanBaseline?
 nonisolated(unsafe) private var frameMemcpy: FrameMemcpy?
 
@@ -153,6 +154,12 @@ let benchmarks: @Sendable () -> Void = {
                            body: { blackHole(hitTesting!.hitTest()) },
                            check: { hitTesting!.hitTest()?.1 === hitTesting!.expectedView ? nil : "wrong view hit" })
     }
+
+    mainActorBenchmark("Touch: one tap from Touch to the view (down + up, 100 windows x 100 views)",
+                       configuration: hitTestConfiguration(nil),
+                       setup: { touchDispatch = TouchDispatchScene() },
+                       body: { touchDispatch!.tap(timestamp: 1) },
+                       check: { touchDispatch!.delivered > 0 ? nil : "no touch reached the view" })
 
     mainActorBenchmark("Hit test: Window.hitTest of one window of 100 views", configuration: hitTestConfiguration(nil),
                        setup: { hitTesting = HitTestScene(kind: .frontmostWindow) },

@@ -92,3 +92,37 @@ public final class HitTestScene {
         windows.last!.hitTest(Self.point, with: nil)
     }
 }
+
+/// The in-process cost of one touch: what the input manager does for a libinput TOUCH_DOWN/UP pair (a
+/// `Touch` made on the screen, one event per frame through `Application.sendEvent`) down to the view's
+/// `touchesBegan` and `touchesEnded`, on the 100 x 100 scene with the touch landing on the frontmost window.
+/// libinput's own part is left out: it cannot make events without a real device.
+@MainActor
+public final class TouchDispatchScene {
+    public let scene = HitTestScene(kind: .frontmostWindow)
+    public private(set) var delivered = 0
+    private let recorder: RecordingView
+
+    final class RecordingView: View {
+        var onTouch: () -> Void = {}
+        override func touchesBegan(_ touches: Set<Touch>, with event: Event) { onTouch() }
+        override func touchesEnded(_ touches: Set<Touch>, with event: Event) { onTouch() }
+    }
+
+    public init() {
+        let recorder = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        // In front of everything else in the frontmost window, at the scene's point.
+        scene.windows.last!.addSubview(recorder)
+        self.recorder = recorder
+        recorder.onTouch = { [unowned self] in self.delivered += 1 }
+    }
+
+    /// One tap: down and up, each its own event, as two libinput frames.
+    public func tap(timestamp: Double) {
+        let touch = Touch(screen: scene.screen, location: HitTestScene.point, timestamp: timestamp)
+        Application.shared.sendEvent(Event(touches: [touch], timestamp: timestamp))
+        touch.update(phase: .ended, location: HitTestScene.point, timestamp: timestamp + 0.05)
+        Application.shared.sendEvent(Event(touches: [touch], timestamp: timestamp + 0.05))
+    }
+}
+
