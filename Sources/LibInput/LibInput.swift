@@ -54,31 +54,15 @@ public final class LibInput {
     /// defaults open and close directly, for tools that run with access to `/dev/input`.
     ///
     /// A seat no device belongs to is not an error: the context just reports no devices.
-    public init(seat: String = "seat0",
-                openDevice: @escaping (String, Int32) -> Int32 = LibInput.openDirectly,
-                closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly) throws(LibInputError) {
-        let callbacks = LibInputCallbacks(openDevice: openDevice, closeDevice: closeDevice)
-        let cInterface = LibInputCallbacks.makeCInterface()
-        let userdata = Unmanaged.passUnretained(callbacks).toOpaque()
-        let context: OpaquePointer
-        do {
+    public convenience init(seat: String = "seat0",
+                            openDevice: @escaping (String, Int32) -> Int32 = LibInput.openDirectly,
+                            closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly) throws(LibInputError) {
+        try self.init(openDevice: openDevice, closeDevice: closeDevice, seat: seat) { (interface, userdata) throws(LibInputError) in
             let udev = try inputCreate("udev_new") { udev_new() }
             // libinput takes its own reference to the udev context.
             defer { udev_unref(udev) }
-            context = try inputCreate("libinput_udev_create_context") {
-                libinput_udev_create_context(cInterface, userdata, udev)
-            }
-        } catch {
-            cInterface.deinitialize(count: 1)
-            cInterface.deallocate()
-            throw error
+            return try inputCreate("libinput_udev_create_context") { libinput_udev_create_context(interface, userdata, udev) }
         }
-        self.context = context
-        self.cInterface = cInterface
-        self.callbacks = callbacks
-        self.fileDescriptor = libinput_get_fd(context)
-        self.seat = seat
-        self.isPathContext = false
         // After the stored properties: assigning the seat opens the present devices, which calls back.
         // On failure deinit releases the context.
         try inputCheckErrno("libinput_udev_assign_seat", detail: seat) { libinput_udev_assign_seat(context, seat) }
@@ -89,19 +73,21 @@ public final class LibInput {
     /// (calibration, size fixes), so a device must be known to udev (udevd running) to be added.
     public static func path(openDevice: @escaping (String, Int32) -> Int32 = LibInput.openDirectly,
                             closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly) throws(LibInputError) -> LibInput {
-        try LibInput(pathOpenDevice: openDevice, closeDevice: closeDevice)
+        try LibInput(openDevice: openDevice, closeDevice: closeDevice, seat: nil) { (interface, userdata) throws(LibInputError) in
+            try inputCreate("libinput_path_create_context") { libinput_path_create_context(interface, userdata) }
+        }
     }
 
-    private init(pathOpenDevice openDevice: @escaping (String, Int32) -> Int32,
-                 closeDevice: @escaping (Int32) -> Void) throws(LibInputError) {
+    /// The part both kinds of context share: the callbacks behind libinput's interface (reached through
+    /// its user data), the context `create` makes with them, and its fd. A seat name makes a udev context.
+    private init(openDevice: @escaping (String, Int32) -> Int32, closeDevice: @escaping (Int32) -> Void, seat: String?,
+                 create: (UnsafePointer<libinput_interface>, UnsafeMutableRawPointer) throws(LibInputError) -> OpaquePointer) throws(LibInputError) {
         let callbacks = LibInputCallbacks(openDevice: openDevice, closeDevice: closeDevice)
         let cInterface = LibInputCallbacks.makeCInterface()
         let userdata = Unmanaged.passUnretained(callbacks).toOpaque()
         let context: OpaquePointer
         do {
-            context = try inputCreate("libinput_path_create_context") {
-                libinput_path_create_context(cInterface, userdata)
-            }
+            context = try create(cInterface, userdata)
         } catch {
             cInterface.deinitialize(count: 1)
             cInterface.deallocate()
@@ -111,8 +97,8 @@ public final class LibInput {
         self.cInterface = cInterface
         self.callbacks = callbacks
         self.fileDescriptor = libinput_get_fd(context)
-        self.seat = nil
-        self.isPathContext = true
+        self.seat = seat
+        self.isPathContext = seat == nil
     }
 
     isolated deinit {
