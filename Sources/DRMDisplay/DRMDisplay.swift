@@ -216,11 +216,6 @@ public final class DRMDisplay: DisplayBackend, FrameOutput {
         log.info("\(output.name): off, \(output.crtc) released")
     }
 
-    /// Forgets an output whose connector is gone, without a commit (the kernel already dropped it).
-    public func dropOutput(_ connectorID: DRMConnectorID) {
-        turnOff(connectorID)
-    }
-
     private func primaryPlane(for crtc: DRMCRTCID) throws(DRMError) -> DRMPlaneID {
         let used = Set(outputs.values.compactMap { $0.crtc == crtc ? nil : $0.primaryPlane })
         if let plane = planes.first(where: { $0.isPrimary && $0.possibleCRTCs.contains(crtc) && !used.contains($0.id) }) {
