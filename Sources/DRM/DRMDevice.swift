@@ -78,7 +78,9 @@ public final class DRMDevice {
 
     /// Reads a connector, probing it (`drmModeGetConnector`: the kernel asks the display again, which is
     /// what makes a hotplug visible; sysfs `status` stays stale until someone does this).
-    public func connector(_ id: DRMConnectorID) throws(DRMError) -> DRMConnector {
+    /// `crtcs` is the card's CRTC list in the kernel's order (from `resources()`), which the possible-CRTC
+    /// bitmask indexes; pass it when reading several connectors, nil reads it again.
+    public func connector(_ id: DRMConnectorID, crtcs: [DRMCRTCID]? = nil) throws(DRMError) -> DRMConnector {
         let pointer = try drmRequire(drmModeGetConnector(fileDescriptor, id.rawValue), "drmModeGetConnector", "\(id)")
         defer { drmModeFreeConnector(pointer) }
         let c = pointer.pointee
@@ -90,7 +92,7 @@ public final class DRMDevice {
         }
         let modes = (0..<Int(c.count_modes)).map { DRMModeInfo(c.modes[$0]) }
         let crtcMask = drmModeConnectorGetPossibleCrtcs(fileDescriptor, pointer)
-        let allCRTCs = (try? resources().crtcs) ?? []
+        let allCRTCs = crtcs ?? (try? resources().crtcs) ?? []
         let possible = allCRTCs.enumerated().filter { crtcMask & (1 << UInt32($0.offset)) != 0 }.map(\.element)
         return DRMConnector(id: id, type: c.connector_type, typeIndex: c.connector_type_id, status: status, modes: modes,
                             physicalWidthMillimeters: Int(c.mmWidth), physicalHeightMillimeters: Int(c.mmHeight),

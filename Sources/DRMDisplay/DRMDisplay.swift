@@ -94,11 +94,11 @@ public final class DRMDisplay: DisplayBackend, FrameOutput {
 
     /// Reads every connector again (a real probe: the kernel asks the displays).
     public func probe() throws(DRMError) -> [Connector] {
-        let ids = try device.resources().connectors
+        let resources = try device.resources()
         var result: [Connector] = []
-        for id in ids {
+        for id in resources.connectors {
             let info: DRMConnector
-            do { info = try device.connector(id) } catch {
+            do { info = try device.connector(id, crtcs: resources.crtcs) } catch {
                 log.warning("\(cardName): skipping \(id): \(error)")
                 continue
             }

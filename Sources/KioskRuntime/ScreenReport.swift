@@ -38,8 +38,9 @@ public struct ScreenReport {
                 if let reason = DRMCards.rejection(of: device) {
                     card.problem = reason
                 } else {
-                    for id in try device.resources().connectors {
-                        let connector = try device.connector(id)
+                    let resources = try device.resources()
+                    for id in resources.connectors {
+                        let connector = try device.connector(id, crtcs: resources.crtcs)
                         var current: DRMModeInfo?
                         if let encoder = connector.encoderID, let crtc = device.crtc(ofEncoder: encoder) {
                             current = try? device.crtcState(crtc).mode
