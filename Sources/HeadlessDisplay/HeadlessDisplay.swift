@@ -20,20 +20,6 @@ public final class HeadlessDisplay: DisplayBackend, FrameOutput {
             self.name = name
             self.modes = modes
         }
-
-        /// Parses `WxH` or `WxH@Hz`, e.g. from `--headless-screen 1920x1080@60`.
-        public static func parse(_ text: String, name: String) -> ScreenSpec? {
-            let parts = text.split(separator: "@", maxSplits: 1)
-            let size = parts[0].split(separator: "x")
-            guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), width > 0, height > 0,
-                  width <= 16384, height <= 16384 else { return nil }
-            var refresh = 60.0
-            if parts.count == 2 {
-                guard let hz = Double(parts[1]), hz > 0, hz < 1000 else { return nil }
-                refresh = hz
-            }
-            return ScreenSpec(name: name, modes: [Screen.Mode(width: width, height: height, refreshRate: refresh)])
-        }
     }
 
     private final class Output {

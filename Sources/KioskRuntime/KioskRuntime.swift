@@ -398,11 +398,15 @@ public final class KioskRuntime {
             // `NAME=WxH@Hz` names the screen (to mirror a real connector); else HEADLESS-n.
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             let (name, mode) = parts.count == 2 ? (parts[0], parts[1]) : ("HEADLESS-\(index + 1)", text)
-            guard !name.isEmpty, let spec = HeadlessDisplay.ScreenSpec.parse(mode, name: name) else {
+            // The config's mode spelling; a headless screen needs a size (not preferred/current/off), within
+            // what a memory buffer sensibly holds, and gets 60 Hz when none is given.
+            guard !name.isEmpty, case let .size(width, height, refresh)? = ModeRequest(mode),
+                  width <= 16384, height <= 16384, (refresh ?? 60) < 1000 else {
                 throw .invalidOption("--headless-screen", value: text,
                                      valid: "WxH, WxH@Hz or NAME=WxH@Hz, e.g. 1920x1080, 1280x800@60 or HDMI-A-1=1920x1080@60")
             }
-            specs.append(spec)
+            specs.append(HeadlessDisplay.ScreenSpec(name: name, modes: [Screen.Mode(width: width, height: height,
+                                                                                refreshRate: refresh ?? 60)]))
         }
         return specs
     }
