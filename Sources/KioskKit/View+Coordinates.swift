@@ -18,15 +18,11 @@ extension View {
 
     /// Converts a rectangle; views have no transforms, so only the origin moves.
     public func convert(_ rect: Rect, to view: View?) -> Rect {
-        guard !rect.isNull else { return rect }
-        let standard = rect.standardized
-        return Rect(origin: convert(standard.origin, to: view), size: standard.size)
+        rect.movingOrigin { convert($0, to: view) }
     }
 
     public func convert(_ rect: Rect, from view: View?) -> Rect {
-        guard !rect.isNull else { return rect }
-        let standard = rect.standardized
-        return Rect(origin: convert(standard.origin, from: view), size: standard.size)
+        rect.movingOrigin { convert($0, from: view) }
     }
 
     /// The topmost ancestor (a window, or the top of a detached tree) and `point` in its coordinates.
@@ -49,5 +45,15 @@ extension View {
         }
         // This view's origin sits at `originInRoot`; the mapping is a pure translation.
         return Point(x: p.x - originInRoot.x, y: p.y - originInRoot.y)
+    }
+}
+
+extension Rect {
+    /// The rectangle with its origin mapped and its size kept: how rectangles convert between views and
+    /// windows, which have no transforms. The null rectangle stays null.
+    func movingOrigin(_ map: (Point) -> Point) -> Rect {
+        guard !isNull else { return self }
+        let standard = standardized
+        return Rect(origin: map(standard.origin), size: standard.size)
     }
 }

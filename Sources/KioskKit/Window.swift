@@ -222,15 +222,11 @@ open class Window: View {
     }
 
     public func convert(_ rect: Rect, to window: Window?) -> Rect {
-        guard !rect.isNull else { return rect }
-        let standard = rect.standardized
-        return Rect(origin: convert(standard.origin, to: window), size: standard.size)
+        rect.movingOrigin { convert($0, to: window) }
     }
 
     public func convert(_ rect: Rect, from window: Window?) -> Rect {
-        guard !rect.isNull else { return rect }
-        let standard = rect.standardized
-        return Rect(origin: convert(standard.origin, from: window), size: standard.size)
+        rect.movingOrigin { convert($0, from: window) }
     }
 
     // MARK: Change tracking (what the compositor needs to know)
