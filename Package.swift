@@ -49,19 +49,38 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
+        // The backend protocols (display, input, the seat session) and what every backend shares: the input
+        // router, the touch mapping policy, the cursor, the debouncer, the in-memory input twin.
+        .target(name: "KioskBackend", dependencies: [
+            "KioskKit", "KioskConfig",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
+        // The seat session through libseat (or devices opened directly), shared by the hardware backends.
+        .target(name: "SeatSession", dependencies: [
+            "KioskBackend", "Seat",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
+        // The libinput input backend: devices of the seat, keys through xkbcommon.
+        .target(name: "LibInputBackend", dependencies: [
+            "KioskBackend", "KioskConfig", "LibInput", "XKB",
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+
         // Layer 3: display backends.
         .target(name: "HeadlessDisplay", dependencies: [
-            "KioskKit",
+            "KioskKit", "KioskBackend", "KioskConfig",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
         .target(name: "DRMDisplay", dependencies: [
-            "KioskKit", "DRM",
+            "KioskKit", "KioskBackend", "KioskConfig", "DRM", "Udev",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
         .target(name: "FBDevDisplay", dependencies: [
-            "KioskKit", "CFBDev",
+            "KioskKit", "KioskBackend", "KioskConfig", "CFBDev",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
@@ -71,13 +90,14 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
         ], swiftSettings: strict),
         .target(name: "KioskRuntime", dependencies: [
-            "KioskKit", "KioskConfig", "HeadlessDisplay", "DRMDisplay", "DRM", "FBDevDisplay", "Udev", "Seat", "LibInput", "XKB", "SystemdNotify",
+            "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend", "SeatSession",
+            "SystemdNotify",
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
 
         // Layer 6: the executable.
         .executableTarget(name: "kiosk", dependencies: [
-            "KioskKit", "KioskRuntime", "KioskConfig",
+            "KioskKit", "KioskRuntime", "KioskConfig", "KioskBackend", "DRMDisplay", "LibInputBackend", "Udev",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
@@ -98,6 +118,8 @@ let package = Package(
         // The golden images are read from the source tree (#filePath), where failures write theirs beside them.
         .testTarget(name: "KioskKitTests", dependencies: ["KioskKit"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"], swiftSettings: strict),
+        .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend"], swiftSettings: strict),
+        .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig"], swiftSettings: strict),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk"], swiftSettings: strict),
     ]
 )

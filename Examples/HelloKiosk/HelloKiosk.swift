@@ -2,6 +2,7 @@
 //
 //   swift run hello-kiosk                      # headless here (PNG in ./snapshots), DRM/KMS on a board
 //   swift run hello-kiosk -- --exit-after 2    # stop after two seconds
+//   swift run hello-kiosk -- --help            # every setting: the same file, variables and flags as `kiosk run`
 //
 // The app implements `ApplicationDelegate`: the runtime calls `applicationDidFinishLaunching` once the
 // displays are up (there may be none yet: windows made on `Screen.main` then appear on the first display
@@ -66,21 +67,12 @@ final class HelloApp: ApplicationDelegate {
     }
 }
 
+/// `KioskRuntime.main` reads the configuration as `kiosk run` does: `/etc/kiosk/kiosk.toml` (or `--config FILE`,
+/// `KIOSK_CONFIG`), the `KIOSK_*` variables and the same flags (`hello-kiosk --help` lists them), and reads
+/// it again on SIGHUP. The closure makes the app; it may read the configuration's `[app-settings]`.
 @main
 struct HelloKiosk {
     static func main() {
-        var options = RuntimeOptions()
-        // The one option this example reads itself; `kiosk run --help` lists what RuntimeOptions holds.
-        if let index = CommandLine.arguments.firstIndex(of: "--exit-after"), index + 1 < CommandLine.arguments.count {
-            options.exitAfter = Double(CommandLine.arguments[index + 1])
-        }
-        MainActor.assumeIsolated {
-            do {
-                try KioskRuntime(options: options, delegate: HelloApp()).run()
-            } catch {
-                FileHandle.standardError.write(Data("hello-kiosk: \(error)\n".utf8))
-                exit(2)
-            }
-        }
+        KioskRuntime.main { _ in HelloApp() }
     }
 }

@@ -33,6 +33,17 @@ public struct DRMConnector: Sendable, Identifiable {
 
     public func property(named name: String) -> DRMProperty? { properties.first { $0.name == name } }
 
+    /// The index in `modes` of the mode the display prefers (`DRM_MODE_TYPE_PREFERRED`), if it names one.
+    public var preferredModeIndex: Int? { modes.firstIndex { $0.isPreferred } }
+
+    /// The `link-status` property is `Bad`: the kernel asks for a new modeset (a DisplayPort link that
+    /// failed training).
+    public var isLinkStatusBad: Bool { property(named: "link-status")?.enumName == "Bad" }
+
+    /// The `panel orientation` property's value name (`Normal`, `Upside Down`, `Left Side Up`,
+    /// `Right Side Up`), when the kernel sets one for a built-in panel.
+    public var panelOrientation: String? { property(named: "panel orientation")?.enumName }
+
     /// The connector's types that are a panel built into the device (eDP, DSI, LVDS, DPI).
     public var isBuiltInPanel: Bool {
         ["eDP", "DSI", "LVDS", "DPI"].contains(Self.typeName(type))
@@ -68,6 +79,13 @@ public struct DRMProperty: Sendable {
     public let name: String
     public let value: UInt64
     public let kind: Kind
+
+    public init(id: DRMPropertyID, name: String, value: UInt64, kind: Kind) {
+        self.id = id
+        self.name = name
+        self.value = value
+        self.kind = kind
+    }
 
     /// For an enum property, the name of its current value (`"Bad"` for `link-status`).
     public var enumName: String? {

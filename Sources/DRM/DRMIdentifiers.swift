@@ -1,7 +1,8 @@
 /// Typed KMS object IDs: a connector ID can never be passed where a CRTC ID is expected.
-public struct DRMConnectorID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct DRMConnectorID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "connector \(rawValue)" }
 }
 

@@ -1,6 +1,8 @@
 import CFBDev
 import Dispatch
 import Foundation
+import KioskBackend
+import KioskConfig
 import KioskKit
 import Logging
 
@@ -19,7 +21,11 @@ public struct FBDevError: Error, CustomStringConvertible, Equatable {
 /// its one mode, the same compositor. The framebuffer is mapped and written in place; there is no vblank
 /// event, so a frame completes on the next turn of the main queue.
 @MainActor
-public final class FBDevDisplay: DisplayBackend, FrameOutput {
+public final class FBDevDisplay: DisplayBackend {
+    public nonisolated static let name = "fbdev"
+    /// Where the framebuffer is unless the configuration's `fbdev-device` says otherwise.
+    public static let defaultPath = "/dev/fb0"
+
     public let path: String
     public let screen: Screen
     public weak var compositor: Compositor?
@@ -32,6 +38,22 @@ public final class FBDevDisplay: DisplayBackend, FrameOutput {
     /// The console's tty and its mode before we switched it to graphics (so fbcon stops drawing).
     private var console: (fd: Int32, mode: Int32)?
     private let log = Logger(label: "kiosk.fbdev")
+
+    public var drivesDisplays: Bool { true }
+
+    /// The configuration's `fbdev-device`, else `/dev/fb0`. A device the configuration names must work;
+    /// the default one missing or unusable is `.unavailable`.
+    public convenience init(context: BackendContext) throws(BackendError) {
+        let named = context.configuration.fbdevDevice
+        let path = named ?? Self.defaultPath
+        guard named != nil || access(path, F_OK) == 0 else { throw .unavailable(Self.name, "no framebuffer device (\(path))") }
+        do {
+            try self.init(path: path)
+        } catch {
+            throw named != nil ? .failed(Self.name, "\(error)") : .unavailable(Self.name, "\(error)")
+        }
+        Logger(label: "kiosk.fbdev").notice("using the fbdev backend on \(path)")
+    }
 
     /// Opens and maps `path`; only 32-bit XRGB layouts are accepted (what DRM's fbdev emulation and most
     /// panels offer), anything else is an error naming the layout found.
@@ -71,7 +93,7 @@ public final class FBDevDisplay: DisplayBackend, FrameOutput {
         bitmap = Bitmap(wrapping: start, width: width, height: height, stride: Int(fixed.line_length), format: .xrgb8888)
         mode = Screen.Mode(width: width, height: height, refreshRate: Self.refreshRate(variable))
         let name = URL(fileURLWithPath: path).lastPathComponent
-        screen = Screen(name: name, backend: nil)
+        screen = Screen(name: name, driver: nil)
         let id = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         log.info("\(path) (\(id)): \(width)x\(height), stride \(fixed.line_length), \(length) bytes mapped")
     }
@@ -83,6 +105,18 @@ public final class FBDevDisplay: DisplayBackend, FrameOutput {
         guard v.pixclock > 0, htotal > 0, vtotal > 0 else { return 0 }
         return 1e12 / (Double(v.pixclock) * htotal * vtotal)
     }
+
+    public var screens: [Screen] { [screen] }
+
+    /// fbdev has one screen and one mode: nothing to reconfigure.
+    public func reconfigure(_ configuration: KioskConfiguration) {}
+
+    /// Nothing to stop: a framebuffer has no page flips, and it is not opened through the seat.
+    public func pause() {}
+    public func resume() { compositor?.setNeedsFullRepaint(screen) }
+
+    /// Gives the console back.
+    public func stop() { restore() }
 
     /// Switches the console to graphics (fbcon stops drawing over us) and connects the screen.
     public func start() {

@@ -19,6 +19,15 @@ public enum Rotation: String, CaseIterable, Hashable, Sendable, CustomStringConv
     public var name: String { rawValue }
     public var description: String { rawValue }
 
+    /// The config spelling, without regard to case (`Flipped-90`), as the file, the environment and the
+    /// command line all take it.
+    public init?(spelling: String) {
+        self.init(rawValue: spelling.lowercased())
+    }
+
+    /// Every spelling, for messages: `normal, 90, 180, 270, flipped, ...`.
+    public static let validSpellings = allCases.map(\.name).joined(separator: ", ")
+
     /// Clockwise quarter turns applied after the optional mirror.
     public var quarterTurns: Int {
         switch self {

@@ -1,70 +1,135 @@
 import Dispatch
 import Foundation
+import Geometry
+import KioskBackend
+import KioskConfig
 import KioskKit
 import Logging
 
-/// A display backend with no hardware: screens that live in memory, for machines without a display
-/// (CI, development) and for `--backend headless`. Each presented frame can be written as a PNG per
-/// screen into a folder, and the last frame of every screen is written on `writeSnapshots()`.
+/// A display backend with no hardware: screens that live in memory, for machines without a display (CI,
+/// development) and for `--backend headless`. Each presented frame is written as `<screen>.png` into the
+/// snapshot folder, and the last frame of every screen once more on `stop()`.
+///
+/// It honours the per-screen settings as a board would (`[screens.NAME]` or `--mode`/`--rotate` for its
+/// screens' names: a mode, `off`, a rotation, the primary), so the PNG shows what the board will show. A
+/// memory buffer has every mode: a configured `WxH@Hz` is taken as it is.
 ///
 /// Frames complete on the next turn of the main queue, as a page flip would complete on the next vblank,
 /// so the compositor's one-frame-in-flight rule is exercised the same way as on DRM.
 @MainActor
-public final class HeadlessDisplay: DisplayBackend, FrameOutput {
-    /// One headless screen: its connector-style name (`HEADLESS-1`, as wlroots names them) and modes.
-    public struct ScreenSpec: Sendable, Equatable {
-        public var name: String
-        public var modes: [Screen.Mode]
-
-        public init(name: String, modes: [Screen.Mode]) {
-            self.name = name
-            self.modes = modes
-        }
-    }
+public final class HeadlessDisplay: DisplayBackend {
+    public nonisolated static let name = "headless"
 
     private final class Output {
         let screen: Screen
+        let spec: HeadlessScreen
         var buffer: Bitmap?
         var framesPresented = 0
-        init(screen: Screen) { self.screen = screen }
+        init(screen: Screen, spec: HeadlessScreen) {
+            self.screen = screen
+            self.spec = spec
+        }
     }
 
-    private let specs: [ScreenSpec]
     /// Where PNG snapshots go; nil writes none.
-    public let snapshotDirectory: URL?
+    public let snapshotDirectory: String?
     /// Write a PNG after every presented frame (else only on `writeSnapshots()`).
     public let writesEveryFrame: Bool
     public weak var compositor: Compositor?
-    private var outputs: [String: Output] = [:]
+    public var drivesDisplays: Bool { false }
+    private let application: Application
+    private var configuration: KioskConfiguration
+    private var outputs: [Output] = []
     private let log = Logger(label: "kiosk.headless")
 
-    public init(screens: [ScreenSpec], snapshotDirectory: URL?, writesEveryFrame: Bool = true) {
-        specs = screens
+    /// The configuration's `headless-screens`, snapshots in its `snapshot-dir` (made when missing).
+    public convenience init(context: BackendContext) throws(BackendError) {
+        var directory = context.configuration.snapshotDirectory
+        if !directory.hasPrefix("/") {
+            // Absolute, so the log says where the pictures are whatever the reader's folder.
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+            if getcwd(&buffer, buffer.count) != nil {
+                let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                directory = directory == "." ? cwd : cwd + "/" + (directory.hasPrefix("./") ? String(directory.dropFirst(2)) : directory)
+            }
+        }
+        do { try makeDirectory(directory) } catch {
+            throw .failed(Self.name, "cannot make the snapshot folder \(directory): \(error)")
+        }
+        self.init(configuration: context.configuration, application: context.application, snapshotDirectory: directory)
+    }
+
+    /// Screens from `configuration` without a runtime; `snapshotDirectory` nil writes no PNG.
+    public init(configuration: KioskConfiguration, application: Application = .shared, snapshotDirectory: String?,
+                writesEveryFrame: Bool = true) {
+        self.configuration = configuration
+        self.application = application
         self.snapshotDirectory = snapshotDirectory
         self.writesEveryFrame = writesEveryFrame
     }
 
-    /// Connects the screens (each with its first mode).
+    /// Connects each screen in its configured mode (its own unless configured; none when `off`).
     public func start() {
-        for spec in specs {
-            let screen = outputs[spec.name]?.screen ?? Screen(name: spec.name, backend: self)
-            outputs[spec.name] = Output(screen: screen)
-            screen.connect(modes: spec.modes, preferredMode: spec.modes.first, currentMode: spec.modes.first)
+        for spec in configuration.headlessScreens {
+            let screen = outputs.first { $0.spec.name == spec.name }?.screen ?? Screen(name: spec.name, driver: self)
+            if !outputs.contains(where: { $0.screen === screen }) { outputs.append(Output(screen: screen, spec: spec)) }
+        }
+        apply(log: log)
+        for output in outputs where output.screen.isConnected {
+            let mode = output.screen.currentMode.map { "\($0)" } ?? "off"
+            log.info("screen \(output.spec.name): \(mode), rotation \(output.screen.rotation), snapshots in \(snapshotPath(of: output.screen) ?? "-")")
         }
     }
 
-    public var screens: [Screen] { specs.compactMap { outputs[$0.name]?.screen } }
+    public var screens: [Screen] { outputs.map(\.screen) }
+
+    public func reconfigure(_ configuration: KioskConfiguration) {
+        self.configuration = configuration
+        apply(log: Logger(label: "kiosk.config"))
+    }
+
+    /// Brings each screen to what the configuration says: its mode (or off) and rotation; the primary.
+    private func apply(log: Logger) {
+        for output in outputs {
+            let spec = output.spec, screen = output.screen
+            let settings = configuration.screen(connector: spec.name)
+            if settings.isPrimary { application.preferredMainScreenName = spec.name }
+            let mode: DisplayMode
+            switch settings.mode {
+            case .off:
+                if screen.isConnected {
+                    log.info("\(spec.name): off")
+                    screen.disconnect()
+                }
+                continue
+            case let .size(width, height, refresh)?:
+                mode = width == spec.mode.width && height == spec.mode.height && refresh == nil ? spec.mode
+                    : DisplayMode(width: width, height: height, refreshRate: refresh ?? spec.mode.refreshRate)
+            case .preferred?, .current?, nil:
+                mode = spec.mode
+            }
+            let modes = mode == spec.mode ? [spec.mode] : [spec.mode, mode]
+            screen.rotation = settings.rotation ?? .normal
+            if screen.isConnected {
+                screen.update(modes: modes, preferredMode: spec.mode, currentMode: mode)
+            } else {
+                screen.connect(modes: modes, preferredMode: spec.mode, currentMode: mode)
+            }
+        }
+    }
 
     /// The last frame presented on `screen`.
-    public func lastFrame(of screen: Screen) -> Bitmap? { outputs[screen.name]?.buffer }
+    public func lastFrame(of screen: Screen) -> Bitmap? { output(screen)?.buffer }
 
-    public func framesPresented(on screen: Screen) -> Int { outputs[screen.name]?.framesPresented ?? 0 }
+    public func framesPresented(on screen: Screen) -> Int { output(screen)?.framesPresented ?? 0 }
 
-    // MARK: DisplayBackend
+    private func output(_ screen: Screen) -> Output? { outputs.first { $0.screen === screen } }
+
+    // MARK: ScreenDriver
 
     public func apply(_ mode: Screen.Mode, to screen: Screen) throws {
         // Memory has every mode; the buffer is re-made at the new size on the next frame.
-        outputs[screen.name]?.buffer = nil
+        output(screen)?.buffer = nil
     }
 
     // MARK: FrameOutput
@@ -73,7 +138,7 @@ public final class HeadlessDisplay: DisplayBackend, FrameOutput {
     public var buffersAreCachedMemory: Bool { true }
 
     public func nextBuffer(for screen: Screen) -> FrameBuffer? {
-        guard let output = outputs[screen.name], let mode = screen.currentMode else { return nil }
+        guard let output = output(screen), let mode = screen.currentMode else { return nil }
         if let buffer = output.buffer, buffer.width == mode.width, buffer.height == mode.height {
             // One buffer, always holding the previous frame.
             return FrameBuffer(bitmap: buffer, age: 1)
@@ -84,7 +149,7 @@ public final class HeadlessDisplay: DisplayBackend, FrameOutput {
     }
 
     public func present(_ buffer: FrameBuffer, for screen: Screen, damage: Region) {
-        guard let output = outputs[screen.name] else { return }
+        guard let output = output(screen) else { return }
         output.framesPresented += 1
         if writesEveryFrame { writeSnapshot(of: output) }
         DispatchQueue.main.async {
@@ -92,14 +157,23 @@ public final class HeadlessDisplay: DisplayBackend, FrameOutput {
         }
     }
 
+    // MARK: Session and shutdown
+
+    /// No session to lose.
+    public func pause() {}
+    public func resume() {}
+
+    /// Writes the last frame of every screen.
+    public func stop() { writeSnapshots() }
+
     /// Writes the last frame of every screen as `<snapshot dir>/<screen name>.png`.
     public func writeSnapshots() {
-        for spec in specs { if let output = outputs[spec.name] { writeSnapshot(of: output) } }
+        for output in outputs { writeSnapshot(of: output) }
     }
 
     /// The PNG path of `screen`'s snapshots.
     public func snapshotPath(of screen: Screen) -> String? {
-        snapshotDirectory?.appendingPathComponent("\(screen.name).png").path
+        snapshotDirectory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + screen.name + ".png" }
     }
 
     private func writeSnapshot(of output: Output) {
@@ -115,4 +189,24 @@ public final class HeadlessDisplay: DisplayBackend, FrameOutput {
             log.error("could not write snapshot of \(output.screen.name): \(error)")
         }
     }
+}
+
+/// A failed system call: its name, the path and errno's text.
+struct SystemCallError: Error, CustomStringConvertible {
+    let operation: String
+    let errno: Int32
+
+    var description: String { "\(String(cString: strerror(errno))) (\(operation))" }
+}
+
+/// `mkdir -p`: makes `path` and the folders above it that are missing.
+func makeDirectory(_ path: String) throws(SystemCallError) {
+    var partial = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+        partial += "/" + component
+        if mkdir(partial, 0o755) != 0 && errno != EEXIST { throw SystemCallError(operation: "mkdir \(partial)", errno: errno) }
+    }
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw SystemCallError(operation: "stat \(path)", errno: errno) }
+    guard status.st_mode & S_IFMT == S_IFDIR else { throw SystemCallError(operation: "mkdir \(path)", errno: ENOTDIR) }
 }

@@ -7,6 +7,7 @@
 /// /etc/kiosk/kiosk.toml:3:1: unknown key "rotaton"; did you mean "rotation"?
 /// /etc/kiosk/kiosk.toml:9:23: hotplug-debounce-ms must be an integer, not a string
 /// environment KIOSK_CURSOR: "sometimes" is not valid; valid: auto, hidden, always
+/// command line --mode: HDMI-A-1=big: "big" is not a mode; valid: preferred, current, off, ...
 /// ```
 public struct ConfigProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// Where the offending text came from.
@@ -15,6 +16,8 @@ public struct ConfigProblem: Error, Sendable, Equatable, CustomStringConvertible
         case file(path: String, line: Int?, column: Int?)
         /// A `KIOSK_*` environment variable.
         case environment(variable: String)
+        /// A command-line option (`--cursor`); nil for an argument that is no option at all.
+        case commandLine(option: String?)
     }
 
     /// What kind of problem, for callers that treat some differently (the runtime falls back to the
@@ -76,7 +79,7 @@ public struct ConfigProblem: Error, Sendable, Equatable, CustomStringConvertible
         return "\(location): \(body)"
     }
 
-    /// `path:line:column`, `path:line`, `path`, or `environment KIOSK_X`.
+    /// `path:line:column`, `path:line`, `path`, `environment KIOSK_X` or `command line --option`.
     public var location: String {
         switch origin {
         case let .file(path, line, column):
@@ -88,6 +91,8 @@ public struct ConfigProblem: Error, Sendable, Equatable, CustomStringConvertible
             return text
         case let .environment(variable):
             return "environment \(variable)"
+        case let .commandLine(option):
+            return option.map { "command line \($0)" } ?? "command line"
         }
     }
 }
@@ -129,5 +134,10 @@ extension ConfigProblem {
     static func environment(_ variable: String, key: String, value: String, valid: String) -> ConfigProblem {
         ConfigProblem(.invalidValue, .environment(variable: variable), keyPath: key,
                       message: "\(ConfigKeyPath.quote(value)) is not valid", valid: valid)
+    }
+
+    /// `command line --cursor: "sometimes" is not valid; valid: auto, hidden, always`.
+    static func commandLine(_ option: String?, key: String = "", _ message: String, valid: String? = nil) -> ConfigProblem {
+        ConfigProblem(.invalidValue, .commandLine(option: option), keyPath: key, message: message, valid: valid)
     }
 }

@@ -12,7 +12,7 @@ import TOMLKit
 struct ConfigReader {
     let path: String
     let map: SourceMap
-    let knownApps: [String]
+    let vocabulary: Vocabulary
     private(set) var problems: [ConfigProblem] = []
 
     /// Limit on nesting inside `[app-settings]`, which is copied recursively: toml++ caps arrays and inline
@@ -31,10 +31,10 @@ struct ConfigReader {
 
     static let edidExample = #"edid = { make = "SAM", model = "SAMSUNG", serial = "H4ZN900123" }"#
 
-    init(path: String, map: SourceMap, knownApps: [String]) {
+    init(path: String, map: SourceMap, vocabulary: Vocabulary) {
         self.path = path
         self.map = map
-        self.knownApps = knownApps
+        self.vocabulary = vocabulary
     }
 
     // MARK: Top level
@@ -51,8 +51,8 @@ struct ConfigReader {
         for key in root.keys {
             guard let value = root[key] else { continue }
             let keyPath = ConfigKeyPath([.key(key)])
-            if let setting = KioskConfiguration.Setting(rawValue: key) {
-                if readSetting(setting, value, at: keyPath, into: &configuration), setting == .primary,
+            if let setting = KioskConfiguration.setting(key: key) {
+                if readSetting(setting, value, at: keyPath, into: &configuration), setting.key == "primary",
                    let name = configuration.primary {
                     topPrimary = (name, keyPath)
                 }
@@ -79,20 +79,44 @@ struct ConfigReader {
         return configuration
     }
 
-    /// One of the keys the environment can override too. True when the value was taken.
+    /// A top-level setting, in the form its declaration says (`Setting.fileForm`), parsed by the same
+    /// parser the environment and the command line use. True when the value was taken.
     private mutating func readSetting(_ setting: KioskConfiguration.Setting, _ value: TOMLValueConvertible,
                                       at path: ConfigKeyPath, into configuration: inout KioskConfiguration) -> Bool {
-        let valid = setting.valid(knownApps: knownApps)
-        if setting.isInteger {
-            guard let number = integer(value, at: path) else { return false }
-            if setting.apply(String(number), to: &configuration, knownApps: knownApps) { return true }
-            report(.invalidValue(path, "\(number) is out of range", valid: valid, origin(path, at: .value)))
-            return false
+        let valid = setting.valid(vocabulary)
+        let texts: [(text: String, path: ConfigKeyPath)]
+        switch setting.fileForm {
+        case .integer:
+            guard let number = integer(value, at: path, valid: valid) else { return false }
+            texts = [(String(number), path)]
+        case .boolean:
+            guard let flag = boolean(value, at: path) else { return false }
+            texts = [(String(flag), path)]
+        case .string, .none:
+            guard let text = string(value, at: path, valid: valid) else { return false }
+            texts = [(text, path)]
+        case .strings:
+            guard value.type == .array, let array = value.array else {
+                report(.wrongType(path, expected: "an array of strings", found: Self.typeName(value.type), valid: valid,
+                                  origin(path, at: .value)))
+                return false
+            }
+            var elements: [(String, ConfigKeyPath)] = []
+            for index in 0..<array.count {
+                guard let text = string(array[index], at: path.appending(index: index), valid: valid) else { return false }
+                elements.append((text, path.appending(index: index)))
+            }
+            texts = elements
+            setting.reset?(&configuration)
         }
-        guard let text = string(value, at: path, valid: valid) else { return false }
-        if setting.apply(text, to: &configuration, knownApps: knownApps) { return true }
-        report(.invalidValue(path, "\(ConfigKeyPath.quote(text)) is not valid", valid: valid, origin(path, at: .value)))
-        return false
+        var taken = true
+        for (text, elementPath) in texts {
+            guard let problem = setting.apply(text, to: &configuration, vocabulary: vocabulary) else { continue }
+            report(.invalidValue(elementPath, problem.message, valid: problem.validText(for: setting, vocabulary: vocabulary),
+                                 origin(elementPath, at: .value)))
+            taken = false
+        }
+        return taken
     }
 
     // MARK: Screens
@@ -122,6 +146,7 @@ struct ConfigReader {
             let keyPath = path.appending(key)
             switch key {
             case "mode":
+                // The same parser as `--mode`.
                 guard let text = string(value, at: keyPath, valid: ModeRequest.validSpellings) else { continue }
                 if let mode = ModeRequest(text) {
                     screen.mode = mode
@@ -131,9 +156,9 @@ struct ConfigReader {
                                          origin(keyPath, at: .value)))
                 }
             case "rotation":
-                let valid = Rotation.allCases.map(\.name).joined(separator: ", ")
+                let valid = Rotation.validSpellings
                 guard let text = string(value, at: keyPath, valid: valid) else { continue }
-                if let rotation = Rotation(rawValue: text.lowercased()) {
+                if let rotation = Rotation(spelling: text) {
                     screen.rotation = rotation
                 } else {
                     report(.invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not a rotation", valid: valid, origin(keyPath, at: .value)))
@@ -263,14 +288,12 @@ struct ConfigReader {
     }
 
     private mutating func reportUnknownScreen(_ name: String, at path: ConfigKeyPath, in configuration: KioskConfiguration) {
-        let quoted = ConfigKeyPath.quote(name)
-        let labels = configuration.screens.map(\.name)
-        if let suggestion = ConnectorName.correction(of: name) ?? Suggestion.closest(to: name, among: labels) {
-            report(.invalidValue(path, "\(quoted) names no screen; did you mean \(ConfigKeyPath.quote(suggestion))?",
-                                 valid: nil, origin(path, at: .value)))
-        } else {
-            report(.invalidValue(path, "\(quoted) names no screen", valid: configuration.screenReferenceSpelling, origin(path, at: .value)))
+        guard let problem = configuration.unknownScreen(name) else { return }
+        let valid: String? = switch problem.valid {
+        case .text(let text): text
+        case .setting, .none: nil
         }
+        report(.invalidValue(path, problem.message, valid: valid, origin(path, at: .value)))
     }
 
     // MARK: Touch
@@ -301,12 +324,8 @@ struct ConfigReader {
                     case let .success(parsed):
                         match = parsed
                     case let .failure(error):
-                        let what = switch error {
-                        case .empty: "empty"
-                        case .notDevicePath: "\(ConfigKeyPath.quote(text)) is not under /dev/input/ or /sys/"
-                        case let .badGlob(reason): "\(ConfigKeyPath.quote(text)) is not a glob: \(reason)"
-                        }
-                        report(.invalidValue(keyPath, what, valid: TouchConfiguration.Match.validSpellings, origin(keyPath, at: .value)))
+                        report(.invalidValue(keyPath, error.message(for: text), valid: TouchConfiguration.Match.validSpellings,
+                                             origin(keyPath, at: .value)))
                         complete = false
                     }
                 case "screen":
@@ -416,9 +435,9 @@ struct ConfigReader {
         return nil
     }
 
-    private mutating func integer(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> Int? {
+    private mutating func integer(_ value: TOMLValueConvertible, at path: ConfigKeyPath, valid: String? = nil) -> Int? {
         if value.type == .int, let number = value.int { return number }
-        report(.wrongType(path, expected: "an integer", found: Self.typeName(value.type), origin(path, at: .value)))
+        report(.wrongType(path, expected: "an integer", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
         return nil
     }
 

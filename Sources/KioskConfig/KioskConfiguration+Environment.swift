@@ -1,32 +1,44 @@
 extension KioskConfiguration {
-    /// The variables that override the file's common keys, in the order they are applied.
-    public static let environmentVariables = Setting.allCases.map(\.environmentVariable)
-
     /// Applies `KIOSK_*` overrides on top of the file (CONVENTIONS: one prefix for environment overrides).
     /// An empty variable counts as unset, as systemd's `Environment=KIOSK_X=` is the usual way to clear one.
     /// Returns the problems, each naming its variable.
-    mutating func applyEnvironment(_ environment: [String: String], knownApps: [String]) -> [ConfigProblem] {
+    mutating func applyEnvironment(_ environment: [String: String], vocabulary: Vocabulary) -> [ConfigProblem] {
         var problems: [ConfigProblem] = []
-        for setting in Setting.allCases {
-            let variable = setting.environmentVariable
-            guard let text = environment[variable], !text.isEmpty else { continue }
-            if !setting.apply(text, to: &self, knownApps: knownApps) {
-                problems.append(.environment(variable, key: setting.rawValue, value: text, valid: setting.valid(knownApps: knownApps)))
-            } else if setting == .primary, !namesScreen(text) {
-                problems.append(.environment(variable, key: setting.rawValue, value: text, valid: screenReferenceSpelling))
+        for setting in Self.settings {
+            guard let variable = setting.environmentVariable, let text = environment[variable], !text.isEmpty else { continue }
+            if let problem = setting.apply(text, to: &self, vocabulary: vocabulary) ?? referenceProblem(setting) {
+                problems.append(ConfigProblem(.invalidValue, .environment(variable: variable), keyPath: setting.key,
+                                              message: problem.message, valid: problem.validText(for: setting, vocabulary: vocabulary)))
             }
         }
         return problems
     }
 
+    /// For a setting that names a screen of the file (`primary`), set from outside the file: whether it does.
+    func referenceProblem(_ setting: Setting) -> ValueProblem? {
+        guard setting.key == "primary", let primary else { return nil }
+        return unknownScreen(primary)
+    }
+
     /// Whether `name` is a screen of this configuration or could be one (a connector name needs no table).
     func namesScreen(_ name: String) -> Bool {
-        ConnectorName.isValid(name) || screens.contains { $0.name == name }
+        ConnectorName.isValid(name) || screens.contains { $0.name == name && !$0.isFromCommandLine }
+    }
+
+    /// Why `name` names no screen (with a did-you-mean where one is close), or nil when it does.
+    func unknownScreen(_ name: String) -> ValueProblem? {
+        guard !namesScreen(name) else { return nil }
+        let quoted = ConfigKeyPath.quote(name)
+        let labels = screens.filter { !$0.isFromCommandLine }.map(\.name)
+        if let suggestion = ConnectorName.correction(of: name) ?? Suggestion.closest(to: name, among: labels) {
+            return ValueProblem("\(quoted) names no screen; did you mean \(ConfigKeyPath.quote(suggestion))?", valid: .none)
+        }
+        return ValueProblem("\(quoted) names no screen", valid: .text(screenReferenceSpelling))
     }
 
     /// What a screen reference may be, naming this file's labels.
     var screenReferenceSpelling: String {
-        let labels = screens.filter { $0.connector == nil }.map(\.name)
+        let labels = screens.filter { $0.connector == nil && !$0.isFromCommandLine }.map(\.name)
         if labels.isEmpty { return ConnectorName.validSpelling }
         return ConnectorName.validSpelling + " or a screen label of the file ("
             + labels.map { ConfigKeyPath.spell(key: $0) }.joined(separator: ", ") + ")"

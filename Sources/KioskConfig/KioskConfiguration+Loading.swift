@@ -16,18 +16,18 @@ extension KioskConfiguration {
     /// An absent file means the defaults (a kiosk runs out of the box) unless `requireFile` (an explicit
     /// `--config`). Returns every problem at once; never traps, whatever the file holds.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-                            knownApps: [String] = builtInApps, requireFile: Bool = false) -> Result<KioskConfiguration, ConfigErrors> {
+                            vocabulary: Vocabulary = .open, requireFile: Bool = false) -> Result<KioskConfiguration, ConfigErrors> {
         switch readFile(path) {
         case let .success(bytes):
-            return parse(bytes: bytes, path: path, environment: environment, knownApps: knownApps)
+            return parse(bytes: bytes, path: path, environment: environment, vocabulary: vocabulary)
         case .failure(.missing) where !requireFile:
             var configuration = KioskConfiguration.default
-            let problems = configuration.applyEnvironment(environment, knownApps: knownApps)
+            let problems = configuration.applyEnvironment(environment, vocabulary: vocabulary)
             return problems.isEmpty ? .success(configuration) : .failure(ConfigErrors(problems))
         case let .failure(error):
             var problems = [ConfigProblem.syntax(.file(path: path, line: nil, column: nil), error.message)]
             var configuration = KioskConfiguration.default
-            problems += configuration.applyEnvironment(environment, knownApps: knownApps)
+            problems += configuration.applyEnvironment(environment, vocabulary: vocabulary)
             return .failure(ConfigErrors(problems))
         }
     }
@@ -35,18 +35,18 @@ extension KioskConfiguration {
     /// Validates `text` as if read from `path` (which only names it in messages). The environment is empty
     /// unless given, so tests do not depend on the process's.
     public static func parse(text: String, path: String = "kiosk.toml", environment: [String: String] = [:],
-                             knownApps: [String] = builtInApps) -> Result<KioskConfiguration, ConfigErrors> {
-        parse(bytes: Array(text.utf8), path: path, environment: environment, knownApps: knownApps)
+                             vocabulary: Vocabulary = .open) -> Result<KioskConfiguration, ConfigErrors> {
+        parse(bytes: Array(text.utf8), path: path, environment: environment, vocabulary: vocabulary)
     }
 
     /// Validates the bytes of a file: they may be anything (not UTF-8, binary), which is why this takes bytes.
     public static func parse(bytes: [UInt8], path: String = "kiosk.toml", environment: [String: String] = [:],
-                             knownApps: [String] = builtInApps) -> Result<KioskConfiguration, ConfigErrors> {
+                             vocabulary: Vocabulary = .open) -> Result<KioskConfiguration, ConfigErrors> {
         var problems: [ConfigProblem] = []
         var configuration = KioskConfiguration.default
         switch document(bytes, path: path) {
         case let .success((root, map)):
-            var reader = ConfigReader(path: path, map: map, knownApps: knownApps)
+            var reader = ConfigReader(path: path, map: map, vocabulary: vocabulary)
             configuration = reader.read(root)
             problems = reader.problems
         case let .failure(problem):
@@ -57,7 +57,7 @@ extension KioskConfiguration {
             let (la, lb) = ((a.element.line ?? 0, a.element.column ?? 0), (b.element.line ?? 0, b.element.column ?? 0))
             return la != lb ? la < lb : a.offset < b.offset
         }.map(\.element)
-        problems += configuration.applyEnvironment(environment, knownApps: knownApps)
+        problems += configuration.applyEnvironment(environment, vocabulary: vocabulary)
         return problems.isEmpty ? .success(configuration) : .failure(ConfigErrors(problems))
     }
 

@@ -1,3 +1,5 @@
+import Geometry
+
 extension KioskConfiguration {
     /// The configured sizes that a connector does not offer, each with the modes it does offer, at the line
     /// of the `mode` key: CONVENTIONS' "a size not offered → an error that lists the offered modes, then
@@ -8,7 +10,7 @@ extension KioskConfiguration {
     ///   - offered: each connected connector's modes, by connector name. Connectors not in it (not
     ///     connected now) are not checked.
     ///   - connectorOfLabel: for screens matched by EDID, the connector each label's display was found on.
-    public func modeProblems(offered: [String: [OfferedMode]], connectorOfLabel: [String: String] = [:]) -> [ConfigProblem] {
+    public func modeProblems(offered: [String: [DisplayMode]], connectorOfLabel: [String: String] = [:]) -> [ConfigProblem] {
         var problems: [ConfigProblem] = []
         for screen in screens {
             guard case let .size(width, height, _) = screen.mode,

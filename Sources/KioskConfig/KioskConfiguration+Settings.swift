@@ -1,84 +1,313 @@
+import Geometry
+
 extension KioskConfiguration {
+    /// One setting, declared once: its key in the file, its command-line flag, its `KIOSK_*` variable, how a
+    /// value is parsed and checked, what is valid, its help, and whether a reload (SIGHUP) applies it. The
+    /// file reader, the environment, the command line, `--help` and the reload's report all read the same
+    /// declaration, so a value means the same wherever it is written. A new setting is a stored property of
+    /// `KioskConfiguration` and an entry in `settings`.
+    public struct Setting: Sendable {
+        /// How the file writes the value.
+        public enum FileForm: Sendable, Equatable {
+            case string
+            case integer
+            case boolean
+            /// An array of strings; on the command line the flag is repeated.
+            case strings
+            /// Only a flag: the file has its own form for it (`--mode` is `[screens.NAME] mode`, `--touch` is
+            /// `[[touch]]`) or none (`--exit-after`).
+            case none
+        }
+
+        /// What a reload (SIGHUP) does with a changed value.
+        public enum Reload: Sendable, Equatable {
+            /// Applied to the running kiosk.
+            case live
+            /// Takes effect at the next start; the reload says so.
+            case restart
+        }
+
+        /// The key in the file (for flag-only settings, the name messages use).
+        public let key: String
+        public let fileForm: FileForm
+        /// `--cursor`; nil: not on the command line.
+        public let flag: String?
+        /// `KIOSK_CURSOR`; nil: not in the environment.
+        public let environmentVariable: String?
+        /// What the flag's value is called in `--help` (`MODE`, `CONNECTOR=MODE`); nil: the flag takes none.
+        public let valueName: String?
+        /// One line for `--help`.
+        public let help: String
+        public let reload: Reload
+        let validText: @Sendable (Vocabulary) -> String
+        /// Sets the value written as `text` (a file's string, an integer's digits, a variable, a flag's
+        /// argument); returns what is wrong with it, or nil when it was taken.
+        let parse: @Sendable (_ text: String, _ configuration: inout KioskConfiguration, _ vocabulary: Vocabulary) -> ValueProblem?
+        /// For settings that collect values (a list, rules): what a new source starts from before its first
+        /// value (the command line's `--headless-screen` replaces the file's list); nil for one value.
+        let reset: (@Sendable (inout KioskConfiguration) -> Void)?
+        /// The value now, as it would be written, for the reload's report of what changed.
+        let spelled: @Sendable (KioskConfiguration) -> String
+
+        /// What would be valid, for messages and `--help`.
+        public func valid(_ vocabulary: Vocabulary) -> String { validText(vocabulary) }
+
+        /// Whether the file has this setting as a key of its top level.
+        public var isTopLevelKey: Bool { fileForm != .none }
+
+        /// The value in `configuration`, in the file's spelling.
+        public func value(in configuration: KioskConfiguration) -> String { spelled(configuration) }
+
+        /// Sets the value written as `text`; returns what is wrong with it, or nil.
+        public func apply(_ text: String, to configuration: inout KioskConfiguration, vocabulary: Vocabulary) -> ValueProblem? {
+            parse(text, &configuration, vocabulary)
+        }
+    }
+
+    /// Every setting, in the order `--help` and the example file document them.
+    public static let settings: [Setting] = [
+        Setting(key: "backend", fileForm: .string, flag: "--backend", environmentVariable: "KIOSK_BACKEND", valueName: "NAME",
+                help: "The display backend: auto tries each in order, else the one named must run.", reload: .restart,
+                validText: { ([automaticBackend] + ($0.backends ?? [])).joined(separator: ", ") },
+                parse: { text, configuration, vocabulary in
+                    let name = text.lowercased()
+                    let known = vocabulary.backends.map { $0.contains(name) } ?? !name.isEmpty
+                    guard name == automaticBackend || known else { return notValid(text) }
+                    configuration.backend = name
+                    return nil
+                }, reset: nil, spelled: { $0.backend }),
+        path("drm-device", flag: "--drm-device", \.drmDevice, example: "/dev/dri/card0",
+             help: "The DRM card to drive; default: the first usable card udev lists."),
+        Setting(key: "no-atomic", fileForm: .boolean, flag: "--no-atomic", environmentVariable: "KIOSK_NO_ATOMIC", valueName: nil,
+                help: "Use legacy modesetting even where the driver does atomic.", reload: .restart,
+                validText: { _ in booleanSpelling }, parse: { text, configuration, _ in
+                    guard let value = boolean(text) else { return notValid(text) }
+                    configuration.noAtomic = value
+                    return nil
+                }, reset: nil, spelled: { String($0.noAtomic) }),
+        path("fbdev-device", flag: "--fbdev-device", \.fbdevDevice, example: "/dev/fb0",
+             help: "The framebuffer for the fbdev backend; default: /dev/fb0."),
+        Setting(key: "seat", fileForm: .string, flag: "--seat", environmentVariable: "KIOSK_SEAT", valueName: "SEAT",
+                help: "The seat whose devices the kiosk uses (udev ID_SEAT, libseat); default: seat0.", reload: .restart,
+                validText: { _ in "a seat name, e.g. seat0" }, parse: { text, configuration, _ in
+                    guard !text.isEmpty else { return notValid(text) }
+                    configuration.seat = text
+                    return nil
+                }, reset: nil, spelled: { $0.seat }),
+        choice("log-level", flag: "--log-level", \.logLevel, help: "How much the kiosk logs; default: info.", reload: .live),
+        choice("cursor", flag: "--cursor", \.cursor,
+               help: "The mouse cursor: auto (while a pointer moves), hidden or always; default: auto.", reload: .live),
+        Setting(key: "hotplug-debounce-ms", fileForm: .integer, flag: "--hotplug-debounce", environmentVariable: "KIOSK_HOTPLUG_DEBOUNCE_MS",
+                valueName: "MS", help: "Display hotplug events closer together than this are acted on once; default: 300.",
+                reload: .live, validText: { _ in "\(debounceRange.lowerBound) to \(debounceRange.upperBound) (milliseconds)" },
+                parse: { text, configuration, _ in
+                    guard let milliseconds = Int(text) else { return notValid(text) }
+                    guard debounceRange.contains(milliseconds) else { return ValueProblem("\(milliseconds) is out of range") }
+                    configuration.hotplugDebounceMilliseconds = milliseconds
+                    return nil
+                }, reset: nil, spelled: { String($0.hotplugDebounceMilliseconds) }),
+        Setting(key: "primary", fileForm: .string, flag: "--primary", environmentVariable: "KIOSK_PRIMARY", valueName: "SCREEN",
+                help: "The main screen whenever it is connected: a connector name or a screen label of the file.",
+                reload: .live, validText: { _ in ConnectorName.validSpelling + " or the label of a screen of the file" },
+                parse: { text, configuration, _ in
+                    // Whether it names a screen is known once the whole file is read: `checkReferences`.
+                    guard !text.isEmpty else { return ValueProblem("empty") }
+                    configuration.primary = text
+                    return nil
+                }, reset: nil, spelled: { $0.primary ?? "" }),
+        Setting(key: "app", fileForm: .string, flag: "--app", environmentVariable: "KIOSK_APP", valueName: "NAME",
+                help: "Which of the program's apps runs; default: demo.", reload: .restart,
+                validText: { $0.apps?.joined(separator: ", ") ?? "an app's name" }, parse: { text, configuration, vocabulary in
+                    guard vocabulary.apps.map({ $0.contains(text) }) ?? !text.isEmpty else { return notValid(text) }
+                    configuration.app = text
+                    return nil
+                }, reset: nil, spelled: { $0.app }),
+        Setting(key: "mode", fileForm: .none, flag: "--mode", environmentVariable: nil, valueName: "SCREEN=MODE",
+                help: "A screen's mode (the file's [screens.SCREEN] mode); repeatable.", reload: .live,
+                validText: { _ in "SCREEN=MODE with MODE " + ModeRequest.validSpellings }, parse: { text, configuration, _ in
+                    screenPair(text, in: &configuration) { value, screen in
+                        guard let mode = ModeRequest(value) else { return ValueProblem("\(ConfigKeyPath.quote(value)) is not a mode") }
+                        screen.mode = mode
+                        return nil
+                    }
+                }, reset: nil, spelled: { spellScreens($0, \.mode) }),
+        Setting(key: "rotation", fileForm: .none, flag: "--rotate", environmentVariable: nil, valueName: "SCREEN=ROTATION",
+                help: "A screen's clockwise rotation (the file's [screens.SCREEN] rotation); repeatable.", reload: .live,
+                validText: { _ in "SCREEN=ROTATION with ROTATION " + Rotation.validSpellings }, parse: { text, configuration, _ in
+                    screenPair(text, in: &configuration) { value, screen in
+                        guard let rotation = Rotation(spelling: value) else { return ValueProblem("\(ConfigKeyPath.quote(value)) is not a rotation") }
+                        screen.rotation = rotation
+                        return nil
+                    }
+                }, reset: nil, spelled: { spellScreens($0, \.rotation) }),
+        Setting(key: "touch", fileForm: .none, flag: "--touch", environmentVariable: nil, valueName: "MATCH=SCREEN",
+                help: "Map touch devices to a screen (the file's [[touch]]); first match wins; repeatable.", reload: .live,
+                validText: { _ in "MATCH=SCREEN with MATCH " + TouchConfiguration.Match.validSpellings },
+                parse: { text, configuration, _ in
+                    // The match may contain ':' (vendor:product) but not '='.
+                    guard let split = text.lastIndex(of: "="), split != text.startIndex, text.index(after: split) != text.endIndex else {
+                        return ValueProblem("\(ConfigKeyPath.quote(text)) is not MATCH=SCREEN, e.g. 'ILITEK*=HDMI-A-1' or '222a:0001=DSI-1'")
+                    }
+                    let (matchText, screen) = (String(text[..<split]), String(text[text.index(after: split)...]))
+                    let match: TouchConfiguration.Match
+                    switch TouchConfiguration.Match.parse(matchText) {
+                    case .success(let parsed): match = parsed
+                    case .failure(let error): return ValueProblem(error.message(for: matchText))
+                    }
+                    if let problem = configuration.unknownScreen(screen) { return problem }
+                    // After the command line's earlier rules, before the file's: the first match wins.
+                    let index = configuration.touch.firstIndex { !$0.isFromCommandLine } ?? configuration.touch.count
+                    var entry = TouchConfiguration(match: match, screen: screen)
+                    entry.isFromCommandLine = true
+                    configuration.touch.insert(entry, at: index)
+                    return nil
+                }, reset: nil, spelled: { $0.touch.map { "\($0.match)=\($0.screen)" }.joined(separator: " ") }),
+        Setting(key: "snapshot-dir", fileForm: .string, flag: "--snapshot-dir", environmentVariable: "KIOSK_SNAPSHOT_DIR",
+                valueName: "DIR", help: "Where the headless backend writes <screen>.png; default: ./snapshots.", reload: .restart,
+                validText: { _ in "a folder" }, parse: { text, configuration, _ in
+                    guard !text.isEmpty else { return ValueProblem("empty") }
+                    configuration.snapshotDirectory = text
+                    return nil
+                }, reset: nil, spelled: { $0.snapshotDirectory }),
+        Setting(key: "headless-screens", fileForm: .strings, flag: "--headless-screen", environmentVariable: nil,
+                valueName: "[NAME=]WxH[@Hz]", help: "A headless screen (HEADLESS-1, HEADLESS-2, ... unless named); repeatable.",
+                reload: .restart, validText: { _ in HeadlessScreen.validSpelling }, parse: { text, configuration, _ in
+                    switch HeadlessScreen.parse(text, position: configuration.headlessScreens.count + 1) {
+                    case .failure(let error):
+                        return ValueProblem(error.description)
+                    case .success(let screen):
+                        if configuration.headlessScreens.contains(where: { $0.name == screen.name }) {
+                            return ValueProblem("two headless screens named \(screen.name) (one snapshot file each)")
+                        }
+                        configuration.headlessScreens.append(screen)
+                        return nil
+                    }
+                }, reset: { $0.headlessScreens = [] }, spelled: { $0.headlessScreens.map(\.description).joined(separator: " ") }),
+        Setting(key: "trace", fileForm: .string, flag: "--trace", environmentVariable: "KIOSK_TRACE", valueName: "FILE",
+                help: "Write one JSON line per screen and window notification, touch and frame to FILE.", reload: .restart,
+                validText: { _ in "a file path" }, parse: { text, configuration, _ in
+                    guard !text.isEmpty else { return ValueProblem("empty") }
+                    configuration.tracePath = text
+                    return nil
+                }, reset: nil, spelled: { $0.tracePath ?? "" }),
+        Setting(key: "exit-after", fileForm: .none, flag: "--exit-after", environmentVariable: nil, valueName: "SECONDS",
+                help: "Stop after SECONDS (demos and tests).", reload: .restart, validText: { _ in "a number of seconds above 0" },
+                parse: { text, configuration, _ in
+                    guard let seconds = Double(text), seconds.isFinite, seconds > 0 else { return notValid(text) }
+                    configuration.exitAfter = seconds
+                    return nil
+                }, reset: nil, spelled: { $0.exitAfter.map { String($0) } ?? "" }),
+    ]
+
     /// The keys of the file's top level, in the order the example file documents them.
-    static let topLevelKeys = Setting.allCases.map(\.rawValue) + ["app-settings", "screens", "touch"]
+    static let topLevelKeys = settings.filter(\.isTopLevelKey).map(\.key) + ["app-settings", "screens", "touch"]
 
-    /// The top-level keys that hold one value, which the environment can override too (`KIOSK_` + the key
-    /// in capitals with `_` for `-`): one parser per key for both, so a value means the same in either.
-    enum Setting: String, CaseIterable {
-        case backend
-        case drmDevice = "drm-device"
-        case fbdevDevice = "fbdev-device"
-        case seat
-        case logLevel = "log-level"
-        case cursor
-        case hotplugDebounce = "hotplug-debounce-ms"
-        case primary
-        case app
+    /// The variables that override the file's keys, in the order they are applied.
+    public static let environmentVariables = settings.compactMap(\.environmentVariable)
 
-        /// `KIOSK_HOTPLUG_DEBOUNCE_MS` for `hotplug-debounce-ms`.
-        var environmentVariable: String {
-            "KIOSK_" + String(rawValue.uppercased().map { $0 == "-" ? "_" : $0 })
+    public static func setting(key: String) -> Setting? { settings.first { $0.key == key && $0.isTopLevelKey } }
+
+    /// The range of `hotplug-debounce-ms`: up to a minute, since a longer wait for a display that was
+    /// plugged in looks like a broken kiosk.
+    static let debounceRange = 0...60_000
+
+    static let booleanSpelling = "true or false (1 or 0, yes or no, on or off)"
+
+    // MARK: Builders and parsers shared by the entries
+
+    static func notValid(_ text: String) -> ValueProblem { ValueProblem("\(ConfigKeyPath.quote(text)) is not valid") }
+
+    static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "1", "yes", "on": true
+        case "false", "0", "no", "off": false
+        default: nil
         }
+    }
 
-        /// The one setting written as a TOML integer; the others are strings.
-        var isInteger: Bool { self == .hotplugDebounce }
+    /// A setting whose values are the cases of an enum, matched without regard to case (`KIOSK_LOG_LEVEL=DEBUG`
+    /// is how people type it).
+    static func choice<Value: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, flag: String, _ keyPath: WritableKeyPath<KioskConfiguration, Value> & Sendable, help: String, reload: Setting.Reload
+    ) -> Setting where Value.RawValue == String {
+        Setting(key: key, fileForm: .string, flag: flag, environmentVariable: variable(key), valueName: key.uppercased(), help: help,
+                reload: reload, validText: { _ in Value.allCases.map(\.rawValue).joined(separator: ", ") },
+                parse: { text, configuration, _ in
+                    guard let value = Value(rawValue: text.lowercased()) else { return notValid(text) }
+                    configuration[keyPath: keyPath] = value
+                    return nil
+                }, reset: nil, spelled: { $0[keyPath: keyPath].rawValue })
+    }
 
-        /// The range of `hotplug-debounce-ms`: up to a minute, since a longer wait for a display that was
-        /// plugged in looks like a broken kiosk.
-        static let debounceRange = 0...60_000
+    /// A device path: absolute, taken as written.
+    static func path(_ key: String, flag: String, _ keyPath: WritableKeyPath<KioskConfiguration, String?> & Sendable, example: String,
+                     help: String) -> Setting {
+        Setting(key: key, fileForm: .string, flag: flag, environmentVariable: variable(key), valueName: "PATH", help: help,
+                reload: .restart, validText: { _ in "an absolute device path, e.g. \(example)" }, parse: { text, configuration, _ in
+                    guard text.hasPrefix("/") && text.count > 1 else { return notValid(text) }
+                    configuration[keyPath: keyPath] = text
+                    return nil
+                }, reset: nil, spelled: { $0[keyPath: keyPath] ?? "" })
+    }
 
-        /// What would be valid, for messages.
-        func valid(knownApps: [String]) -> String {
-            switch self {
-            case .backend: Backend.allCases.map(\.rawValue).joined(separator: ", ")
-            case .drmDevice: "an absolute device path, e.g. /dev/dri/card0"
-            case .fbdevDevice: "an absolute device path, e.g. /dev/fb0"
-            case .seat: "a seat name, e.g. seat0"
-            case .logLevel: LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
-            case .cursor: Cursor.allCases.map(\.rawValue).joined(separator: ", ")
-            case .hotplugDebounce: "\(Self.debounceRange.lowerBound) to \(Self.debounceRange.upperBound) (milliseconds)"
-            case .primary: ConnectorName.validSpelling + " or the label of a screen of the file"
-            case .app: knownApps.joined(separator: ", ")
-            }
+    /// `KIOSK_HOTPLUG_DEBOUNCE_MS` for `hotplug-debounce-ms`.
+    static func variable(_ key: String) -> String {
+        "KIOSK_" + String(key.uppercased().map { $0 == "-" ? "_" : $0 })
+    }
+
+    /// `SCREEN=VALUE` for a per-screen flag: the command line's own entry for that screen (made first in
+    /// the list, so it wins over the file's) gets the value.
+    static func screenPair(_ text: String, in configuration: inout KioskConfiguration,
+                           set: (String, inout ScreenConfiguration) -> ValueProblem?) -> ValueProblem? {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty else {
+            return ValueProblem("\(ConfigKeyPath.quote(text)) is not SCREEN=VALUE, e.g. HDMI-A-1=1920x1080@60 or DSI-1=90")
         }
+        let name = parts[0]
+        if let problem = configuration.unknownScreen(name) { return problem }
+        var entry = configuration.screens.first { $0.isFromCommandLine && $0.name == name } ?? {
+            var made = ScreenConfiguration(name: name)
+            made.isFromCommandLine = true
+            return made
+        }()
+        if let problem = set(parts[1], &entry) { return problem }
+        if let index = configuration.screens.firstIndex(where: { $0.isFromCommandLine && $0.name == name }) {
+            configuration.screens[index] = entry
+        } else {
+            let index = configuration.screens.firstIndex { !$0.isFromCommandLine } ?? configuration.screens.count
+            configuration.screens.insert(entry, at: index)
+        }
+        return nil
+    }
 
-        /// Sets the value written as `text` (an integer setting parses it); false when it is not valid.
-        /// `primary` is only checked for being non-empty here: whether it names a screen is known once the
-        /// whole file is read.
-        func apply(_ text: String, to configuration: inout KioskConfiguration, knownApps: [String]) -> Bool {
-            // Names are matched without regard to case (KIOSK_LOG_LEVEL=DEBUG is how people type it); paths
-            // and names of things are taken as written.
-            let lowered = text.lowercased()
-            switch self {
-            case .backend:
-                guard let backend = Backend(rawValue: lowered) else { return false }
-                configuration.backend = backend
-            case .drmDevice:
-                guard text.hasPrefix("/") && text.count > 1 else { return false }
-                configuration.drmDevice = text
-            case .fbdevDevice:
-                guard text.hasPrefix("/") && text.count > 1 else { return false }
-                configuration.fbdevDevice = text
-            case .seat:
-                guard !text.isEmpty else { return false }
-                configuration.seat = text
-            case .logLevel:
-                guard let level = LogLevel(rawValue: lowered) else { return false }
-                configuration.logLevel = level
-            case .cursor:
-                guard let cursor = Cursor(rawValue: lowered) else { return false }
-                configuration.cursor = cursor
-            case .hotplugDebounce:
-                guard let milliseconds = Int(text), Self.debounceRange.contains(milliseconds) else { return false }
-                configuration.hotplugDebounceMilliseconds = milliseconds
-            case .primary:
-                guard !text.isEmpty else { return false }
-                configuration.primary = text
-            case .app:
-                guard knownApps.contains(text) else { return false }
-                configuration.app = text
-            }
-            return true
+    static func spellScreens<Value>(_ configuration: KioskConfiguration, _ keyPath: KeyPath<ScreenConfiguration, Value?>) -> String {
+        configuration.screens.compactMap { screen in screen[keyPath: keyPath].map { "\(screen.name)=\($0)" } }.joined(separator: " ")
+    }
+}
+
+/// What is wrong with a value: the message, and what would be valid (by default the setting's own valid
+/// values; a message with a did-you-mean needs none).
+public struct ValueProblem: Sendable, Equatable {
+    public enum Valid: Sendable, Equatable {
+        case setting
+        case none
+        case text(String)
+    }
+
+    public var message: String
+    public var valid: Valid
+
+    public init(_ message: String, valid: Valid = .setting) {
+        self.message = message
+        self.valid = valid
+    }
+
+    /// The valid text for a problem with `setting`.
+    func validText(for setting: KioskConfiguration.Setting, vocabulary: Vocabulary) -> String? {
+        switch valid {
+        case .setting: setting.valid(vocabulary)
+        case .none: nil
+        case .text(let text): text
         }
     }
 }

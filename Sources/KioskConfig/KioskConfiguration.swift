@@ -1,18 +1,14 @@
-/// The kiosk's configuration: `/etc/kiosk/kiosk.toml` validated into typed values, with `KIOSK_*`
-/// environment overrides applied. Every field has a default, so an absent file or key means "as shipped".
-///
-/// Read it with `load(path:environment:)` (or `parse(text:path:environment:)`); both return every problem
-/// at once (`ConfigErrors`) instead of the first.
-public struct KioskConfiguration: Sendable, Equatable {
-    /// Which display backend drives the screens (the same names as `kiosk run --backend`).
-    public enum Backend: String, CaseIterable, Sendable {
-        /// DRM/KMS when a usable card exists, else fbdev, else headless.
-        case auto
-        case drm
-        case fbdev
-        case headless
-    }
+import Geometry
 
+/// The kiosk's configuration: the one model behind the file (`/etc/kiosk/kiosk.toml`), the `KIOSK_*`
+/// environment variables and the command-line flags. Every setting is declared once, in `settings`
+/// (`KioskConfiguration+Settings.swift`): its key, flag, variable, parser, valid values and help; its value
+/// lives in a stored property here. Every field has a default, so an absent file or key means "as shipped".
+///
+/// Read it with `ConfigurationSource.load()` (file, then environment, then command line) or, for the file
+/// alone, `load(path:environment:)` and `parse(text:path:environment:)`; all return every problem at once
+/// (`ConfigErrors`) instead of the first.
+public struct KioskConfiguration: Sendable, Equatable {
     /// swift-log's levels, with its raw values, so `Logger.Level(rawValue:)` takes them as they are.
     public enum LogLevel: String, CaseIterable, Sendable {
         case trace, debug, info, notice, warning, error, critical
@@ -20,7 +16,7 @@ public struct KioskConfiguration: Sendable, Equatable {
 
     /// When the mouse cursor shows (CONVENTIONS: touch kiosks hide it unless a pointer is used).
     public enum Cursor: String, CaseIterable, Sendable {
-        /// Hidden until a pointer device moves; hidden again on touch.
+        /// Hidden until a pointer device moves; hidden again after a few seconds without motion.
         case auto
         case hidden
         case always
@@ -28,9 +24,13 @@ public struct KioskConfiguration: Sendable, Equatable {
 
     /// The file this was read from; nil for the defaults (no file).
     public var path: String?
-    public var backend: Backend = .auto
+    /// Which display backend drives the screens: `auto` (the first of the runtime's backends that can run,
+    /// in its order) or one of `Vocabulary.backends`.
+    public var backend = KioskConfiguration.automaticBackend
     /// The DRM card (`/dev/dri/card0`); nil: the first usable card udev lists.
     public var drmDevice: String?
+    /// Use the legacy modesetting API even where atomic works.
+    public var noAtomic = false
     /// The framebuffer device for the fbdev backend; nil: `/dev/fb0`.
     public var fbdevDevice: String?
     /// The seat whose devices the kiosk uses (udev's `ID_SEAT`, libseat).
@@ -41,17 +41,27 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// (TVs power-cycle and HDMI links flap). 0 to 60000.
     public var hotplugDebounceMilliseconds = 300
     /// The screen that is the main screen whenever it is connected: a connector name or the label of a
-    /// screen of the file. The environment (`KIOSK_PRIMARY`) wins over the top-level `primary` key, which
-    /// wins over a screen's `primary = true`. nil: the runtime's choice.
+    /// screen of the file. The command line wins over the environment (`KIOSK_PRIMARY`), which wins over the
+    /// top-level `primary` key, which wins over a screen's `primary = true`. nil: the runtime's choice.
     public var primary: String?
-    /// Which app runs: one of `knownApps` (`builtInApps` unless the caller adds its own).
+    /// Which app runs: one of `Vocabulary.apps`.
     public var app = "demo"
     /// The free-form `[app-settings]` table, handed to the app.
     public var appSettings: [String: ConfigValue] = [:]
-    /// The `[screens.*]` tables, in file order.
+    /// The `[screens.*]` tables in file order, after the command line's per-screen settings (`--mode`,
+    /// `--rotate`), which come first so that they win (see `screen(connector:edid:)`).
     public var screens: [ScreenConfiguration] = []
-    /// The `[[touch]]` entries, in file order (the first that matches a device wins).
+    /// The `[[touch]]` entries in file order, after the command line's `--touch` rules: the first that
+    /// matches a device wins.
     public var touch: [TouchConfiguration] = []
+    /// Where the headless backend writes `<screen>.png`.
+    public var snapshotDirectory = "snapshots"
+    /// The headless backend's screens, in order.
+    public var headlessScreens = [HeadlessScreen(name: "HEADLESS-1", mode: DisplayMode(width: 1280, height: 800, refreshRate: 60))]
+    /// `--trace FILE`: one JSON line per notification, touch and frame.
+    public var tracePath: String?
+    /// Stop after this many seconds (demos, tests); nil: run until SIGTERM or SIGINT.
+    public var exitAfter: Double?
 
     public init() {}
 
@@ -61,15 +71,8 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// Where the file is unless `--config` or `KIOSK_CONFIG` says otherwise.
     public static let defaultPath = "/etc/kiosk/kiosk.toml"
 
-    /// The apps this build can run, by the name `app = "..."` uses. The one list: the runtime maps these
-    /// names to app delegates, and a runtime with more apps passes its own list to `load`/`parse`.
-    public static let builtInApps = ["demo"]
-
-    /// `--config` aside, the file to read: `KIOSK_CONFIG` when set and not empty, else `defaultPath`.
-    public static func path(environment: [String: String]) -> String {
-        if let path = environment["KIOSK_CONFIG"], !path.isEmpty { return path }
-        return defaultPath
-    }
+    /// The `backend` value that lets the runtime choose.
+    public static let automaticBackend = "auto"
 
     /// `hotplugDebounceMilliseconds` as a `Duration`.
     public var hotplugDebounce: Duration { .milliseconds(hotplugDebounceMilliseconds) }
@@ -78,4 +81,20 @@ public struct KioskConfiguration: Sendable, Equatable {
     public func screen(named name: String) -> ScreenConfiguration? {
         screens.first { $0.name == name }
     }
+}
+
+/// The names a configuration may use that only the program knows: the apps it can run and the display
+/// backends it has. The runtime passes its own lists; nil accepts any non-empty name (for checking a file
+/// without a runtime at hand).
+public struct Vocabulary: Sendable, Equatable {
+    public var apps: [String]?
+    public var backends: [String]?
+
+    public init(apps: [String]? = nil, backends: [String]? = nil) {
+        self.apps = apps
+        self.backends = backends
+    }
+
+    /// Accepts every name.
+    public static let open = Vocabulary()
 }

@@ -64,6 +64,10 @@ public struct ScreenConfiguration: Sendable, Equatable {
     /// Where `mode` was written, for "a mode the connector does not offer" found after a hotplug.
     public var modeLocation: FilePosition?
 
+    /// Set by a command-line flag (`--mode`, `--rotate`) rather than the file: such entries come first in
+    /// `KioskConfiguration.screens`, so they win, and are made again after every reload.
+    public var isFromCommandLine = false
+
     /// The line where the entry starts.
     public var line: Int? { location?.line }
 
@@ -84,5 +88,35 @@ public struct ScreenConfiguration: Sendable, Equatable {
     public func matches(connector: String, make: String?, model: String?, serial: String?) -> Bool {
         if let ownConnector = self.connector, ownConnector != connector { return false }
         return edid?.matches(make: make, model: model, serial: serial) ?? true
+    }
+}
+
+/// What the configuration says about one display, resolved from every `[screens.*]` entry that matches it
+/// (by connector name or EDID): each setting from the first entry that sets it, so the command line's
+/// entries (first in the list) win over the file's, and a connector's own section and a label matched by
+/// EDID can each contribute.
+public struct ResolvedScreen: Sendable, Equatable {
+    /// nil: the backend's policy (preferred, else current, else largest).
+    public var mode: ModeRequest?
+    /// nil: the panel's orientation, else normal.
+    public var rotation: Rotation?
+    /// Whether the configuration's `primary` names this display (by connector name or by a label it matches).
+    public var isPrimary = false
+
+    public init(mode: ModeRequest? = nil, rotation: Rotation? = nil, isPrimary: Bool = false) {
+        self.mode = mode
+        self.rotation = rotation
+        self.isPrimary = isPrimary
+    }
+}
+
+extension KioskConfiguration {
+    /// The settings for the display on `connector`, whose EDID identity is `edid` (nil: none read).
+    public func screen(connector: String, edid: ScreenConfiguration.EDIDMatch? = nil) -> ResolvedScreen {
+        let matching = screens.filter { $0.matches(connector: connector, make: edid?.make, model: edid?.model, serial: edid?.serial) }
+        var resolved = ResolvedScreen(mode: matching.lazy.compactMap(\.mode).first,
+                                      rotation: matching.lazy.compactMap(\.rotation).first)
+        if let primary { resolved.isPrimary = primary == connector || matching.contains { $0.name == primary } }
+        return resolved
     }
 }

@@ -16,14 +16,13 @@ public struct TouchConfiguration: Sendable, Equatable {
         public static let validSpellings = "a device name glob (e.g. \"ILITEK*\"), \"vendor:product\" in hex (e.g. \"222a:0001\"), or a device path (\"/dev/input/...\", \"/sys/...\", or a udev ID_PATH starting with pci-, platform-, usb-, acpi- or virtio-)"
 
         /// The prefixes of udev `ID_PATH` values (the bus the device hangs off), and of the absolute paths
-        /// udev knows a device by (devnode, `/dev/input/by-path` links, syspath). The same split as the
-        /// runtime's touch policy (`KioskRuntime.TouchMapping.Match(parsing:)`), so a value means the same
-        /// on the command line and in the file.
+        /// udev knows a device by (devnode, `/dev/input/by-path` links, syspath). The one parser for the
+        /// file's `match` and the command line's `--touch`.
         static let idPathPrefixes = ["pci-", "platform-", "usb-", "acpi-", "virtio-"]
         static let absolutePathPrefixes = ["/dev/input/", "/sys/"]
 
         /// Parses the config spelling, or says why it cannot.
-        static func parse(_ text: String) -> Result<Match, MatchError> {
+        public static func parse(_ text: String) -> Result<Match, MatchError> {
             if text.isEmpty { return .failure(.empty) }
             if let ids = vendorProduct(text) { return .success(.vendorProduct(vendor: ids.vendor, product: ids.product)) }
             if text.hasPrefix("/") {
@@ -35,10 +34,19 @@ public struct TouchConfiguration: Sendable, Equatable {
             return .success(.name(text))
         }
 
-        enum MatchError: Error, Equatable {
+        public enum MatchError: Error, Equatable {
             case empty
             case notDevicePath
             case badGlob(String)
+
+            /// What is wrong with `text`, for messages.
+            public func message(for text: String) -> String {
+                switch self {
+                case .empty: "empty"
+                case .notDevicePath: "\(ConfigKeyPath.quote(text)) is not under /dev/input/ or /sys/"
+                case let .badGlob(reason): "\(ConfigKeyPath.quote(text)) is not a glob: \(reason)"
+                }
+            }
         }
 
         /// `vvvv:pppp`: four hex digits each, as lsusb and udev's `ID_VENDOR_ID`/`ID_MODEL_ID` print them.
@@ -49,8 +57,9 @@ public struct TouchConfiguration: Sendable, Equatable {
             return (vendor, product)
         }
 
-        /// Whether a device is covered: `name` is libinput's device name; `paths` are its device node, its
-        /// syspath, udev `DEVLINKS` and `ID_PATH` (a path entry matches any of them exactly).
+        /// Whether a device is covered: `name` is libinput's device name, matched by `Glob` (on characters, so
+        /// `Caf?` matches `Café`); `paths` are its device node, its syspath, udev `DEVLINKS` and `ID_PATH`
+        /// (a path entry matches any of them exactly).
         public func matches(name: String, vendor: UInt16, product: UInt16, paths: [String]) -> Bool {
             switch self {
             case let .name(pattern): Glob.matches(pattern, name)
@@ -82,6 +91,9 @@ public struct TouchConfiguration: Sendable, Equatable {
     public var calibration: [Double]?
     /// Where the entry starts in the file (its `[[touch]]` header); nil when not from a file.
     public var location: FilePosition?
+
+    /// Made by the command line's `--touch` rather than the file: such rules come before the file's.
+    public var isFromCommandLine = false
 
     /// The line where the entry starts.
     public var line: Int? { location?.line }

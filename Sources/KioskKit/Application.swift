@@ -15,7 +15,7 @@ public final class Application: Responder {
 
     public init(notificationCenter: NotificationCenter = .default) {
         self.notificationCenter = notificationCenter
-        placeholderScreen = Screen(name: "", backend: nil, registered: false)
+        placeholderScreen = Screen(name: "", driver: nil, registered: false)
         super.init()
     }
 

@@ -1,7 +1,7 @@
 /// A display backend that lives in memory: tests (and apps' own tests) connect, disconnect and re-mode
 /// screens by hand. It applies any offered mode and records what it applied.
 @MainActor
-public final class InMemoryDisplayBackend: DisplayBackend {
+public final class InMemoryDisplayBackend: ScreenDriver {
     /// One `Screen` per connector name, kept across reconnects as a real backend keeps them.
     public private(set) var screensByName: [String: Screen] = [:]
     /// Every mode applied through `apply(_:to:)`, in order.
@@ -14,7 +14,7 @@ public final class InMemoryDisplayBackend: DisplayBackend {
     /// The screen for `name`, made on first use.
     public func screen(named name: String) -> Screen {
         if let screen = screensByName[name] { return screen }
-        let screen = Screen(name: name, backend: self)
+        let screen = Screen(name: name, driver: self)
         screensByName[name] = screen
         return screen
     }

@@ -8,32 +8,9 @@ import Logging
 /// lists the connected ones, the main screen first.
 @MainActor
 public final class Screen {
-    /// A display mode: size in pixels, refresh rate, pixel aspect ratio (as `UIScreenMode`).
-    public struct Mode: Hashable, Sendable, CustomStringConvertible {
-        public var width: Int
-        public var height: Int
-        /// Vertical refresh in Hz, exact (`59.94` for NTSC-style modes, not `60`).
-        public var refreshRate: Double
-        /// Width of a pixel divided by its height; 1 for square pixels.
-        public var pixelAspectRatio: Double
-        public var isInterlaced: Bool
-
-        public init(width: Int, height: Int, refreshRate: Double, pixelAspectRatio: Double = 1, isInterlaced: Bool = false) {
-            self.width = width
-            self.height = height
-            self.refreshRate = refreshRate
-            self.pixelAspectRatio = pixelAspectRatio
-            self.isInterlaced = isInterlaced
-        }
-
-        /// The size in pixels.
-        public var size: Size { Size(width: Double(width), height: Double(height)) }
-
-        /// `1920x1080@60.000`, the config file's spelling with three decimals (`i` appended when interlaced).
-        public var description: String {
-            "\(width)x\(height)@\(String(format: "%.3f", refreshRate))\(isInterlaced ? "i" : "")"
-        }
-    }
+    /// A display mode: size in pixels, refresh rate, pixel aspect ratio (as `UIScreenMode`); `1920x1080@60.000`
+    /// when printed.
+    public typealias Mode = DisplayMode
 
     /// The connector name, e.g. `HDMI-A-1`.
     public let name: String
@@ -54,19 +31,19 @@ public final class Screen {
         }
     }
     /// Applies modes for real; nil for screens that only exist in the model (the placeholder, tests).
-    public private(set) weak var backend: (any DisplayBackend)?
+    public private(set) weak var driver: (any ScreenDriver)?
 
-    /// A screen for `name` driven by `backend`. It is not connected until `connect(...)`.
-    public init(name: String, backend: (any DisplayBackend)?) {
+    /// A screen for `name` driven by `driver`. It is not connected until `connect(...)`.
+    public init(name: String, driver: (any ScreenDriver)?) {
         self.name = name
-        self.backend = backend
+        self.driver = driver
         Application.shared.register(self)
     }
 
     /// The application's placeholder screen, which is not one of its screens.
-    init(name: String, backend: (any DisplayBackend)?, registered: Bool) {
+    init(name: String, driver: (any ScreenDriver)?, registered: Bool) {
         self.name = name
-        self.backend = backend
+        self.driver = driver
         if registered { Application.shared.register(self) }
     }
 
@@ -106,8 +83,8 @@ public final class Screen {
             throw .modeNotAvailable(screen: name, requested: mode, available: availableModes)
         }
         guard mode != storedCurrentMode else { return }
-        if let backend {
-            do { try backend.apply(mode, to: self) } catch {
+        if let driver {
+            do { try driver.apply(mode, to: self) } catch {
                 throw .backendFailed(screen: name, mode: mode, reason: "\(error)")
             }
         }

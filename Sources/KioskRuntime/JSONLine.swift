@@ -1,6 +1,6 @@
 /// One line of JSON with its keys in the order given (trace files are read by people as well as tools).
-struct JSONLine {
-    enum Value {
+public struct JSONLine {
+    public enum Value {
         case string(String)
         case number(Double)
         case integer(Int)
@@ -12,15 +12,15 @@ struct JSONLine {
 
     private var fields: [(String, Value)] = []
 
-    init(_ fields: [(String, Value)] = []) {
+    public init(_ fields: [(String, Value)] = []) {
         self.fields = fields
     }
 
-    mutating func append(_ key: String, _ value: Value) {
+    public mutating func append(_ key: String, _ value: Value) {
         fields.append((key, value))
     }
 
-    var text: String {
+    public var text: String {
         "{" + fields.map { "\(Self.quote($0.0)):\(Self.encode($0.1))" }.joined(separator: ",") + "}"
     }
 
@@ -37,7 +37,7 @@ struct JSONLine {
         }
     }
 
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

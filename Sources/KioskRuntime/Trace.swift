@@ -74,6 +74,13 @@ final class Trace {
         write(JSONLine([("event", .string("frame")), ("screen", .string(screen.name)), ("number", .integer(number))]))
     }
 
+    /// A reload: the keys applied, those that need a restart, and the problems of a rejected file.
+    func recordReload(applied: [String], needsRestart: [String], problems: Int) {
+        func list(_ keys: [String]) -> JSONLine.Value { .raw("[" + keys.map(JSONLine.quote).joined(separator: ",") + "]") }
+        write(JSONLine([("event", .string("config.reload")), ("applied", list(applied)), ("restart", list(needsRestart)),
+                        ("problems", .integer(problems))]))
+    }
+
     private func write(_ line: JSONLine) {
         handle.write(Data((line.text + "\n").utf8))
     }

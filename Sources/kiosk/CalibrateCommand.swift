@@ -1,7 +1,8 @@
 import ArgumentParser
+import Dispatch
 import Foundation
+import KioskConfig
 import KioskRuntime
-import Logging
 
 extension KioskCommand {
     /// `kiosk calibrate --screen NAME [--write]`: targets on one screen, taps, a calibration matrix.
@@ -11,7 +12,8 @@ extension KioskCommand {
             discussion: """
             The touchscreen's calibration is reset while the targets are shown, so the taps show where the \
             digitizer really reports. The result is printed as the config's `calibration = [...]` and as udev's \
-            LIBINPUT_CALIBRATION_MATRIX; --write saves it into the config file as a [[touch]] entry for the device.
+            LIBINPUT_CALIBRATION_MATRIX; --write saves it into the config file as a [[touch]] entry for the device. \
+            The displays are driven as `kiosk run` drives them, with the same config file and settings.
             """
         )
 
@@ -21,33 +23,25 @@ extension KioskCommand {
         @Flag(name: .customLong("write"), help: "Save the result into the config file.")
         var write = false
 
-        @Option(name: .customLong("config"), help: "The config file for --write (default: KIOSK_CONFIG, else /etc/kiosk/kiosk.toml).")
-        var configPath: String?
-
-        @Option(name: .customLong("drm-device"), help: "The DRM card (default: as kiosk run).")
-        var drmDevice: String?
-
-        @Option(name: .customLong("timeout"), help: "Give up after SECONDS without finishing (default 300).")
+        @Option(name: .customLong("timeout"), help: "Give up after SECONDS without finishing, exit 1 (default 300).")
         var timeout: Double = 300
 
-        @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-        var logLevel: Logger.Level = .notice
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("--config FILE and any setting of `kiosk run`.", valueName: "setting"))
+        var settings: [String] = []
+
+        func validate() throws {
+            guard timeout.isFinite, timeout > 0 else {
+                throw ValidationError("--timeout \(timeout): must be a number of seconds above 0")
+            }
+        }
 
         func run() throws {
-            let level = logLevel
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = level
-                return handler
-            }
-            var options = RuntimeOptions()
-            options.backend = .auto
-            options.drmDevice = drmDevice
-            options.rawTouch = true
-            options.exitAfter = timeout
-            let path = configPath ?? ProcessInfo.processInfo.environment["KIOSK_CONFIG"] ?? "/etc/kiosk/kiosk.toml"
-            let screenName = screen
-            let write = self.write
+            var configuration = try SettingsArguments.configuration(settings, readFile: true, fileMayBeMissing: write)
+            // Calibrating runs until the taps are done or the timeout, never by --exit-after.
+            configuration.exitAfter = nil
+            RuntimeLogging.bootstrap(level: settings.contains { $0.hasPrefix("--log-level") } ? configuration.logLevel : .notice)
+            let path = try SettingsArguments.source(settings).path
+            let (screenName, write, timeout) = (screen, self.write, self.timeout)
             try MainActor.assumeIsolated {
                 var runtime: KioskRuntime?
                 let app = CalibrationApp(screenName: screenName) { result in
@@ -77,8 +71,15 @@ extension KioskCommand {
                         runtime?.stop(reason: "calibrated", status: 0)
                     }
                 }
-                let kiosk = KioskRuntime(options: options, delegate: app)
+                let kiosk = KioskRuntime(configuration: configuration, delegate: app)
+                kiosk.calibrationOff = true
                 runtime = kiosk
+                DispatchQueue.main.asyncAfter(deadline: .now() + timeout) {
+                    MainActor.assumeIsolated { () -> Void in
+                        FileHandle.standardError.write(Data("kiosk calibrate: timed out after \(timeout) s with \(app.tapsRecorded) of \(Calibration.targets.count) targets tapped\n".utf8))
+                        kiosk.stop(reason: "calibration timed out", status: 1)
+                    }
+                }
                 do {
                     try kiosk.run()
                 } catch {

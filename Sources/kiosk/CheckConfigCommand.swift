@@ -1,36 +1,50 @@
 import ArgumentParser
+import DRMDisplay
 import Foundation
+import Geometry
 import KioskConfig
 import KioskRuntime
 
 extension KioskCommand {
-    /// `kiosk check-config`: every problem of the config file at once, exit 1 when there is any.
+    /// `kiosk check-config`: every problem of the configuration at once, exit 1 when there is any.
     struct CheckConfig: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check-config",
             abstract: "Check the config file: every problem with its file, line, key and what would be valid; exit 1 if any.",
-            discussion: "With display hardware present, configured modes are also checked against what each connector offers."
+            discussion: """
+            The file is --config FILE, else KIOSK_CONFIG, else /etc/kiosk/kiosk.toml, with the KIOSK_* variables \
+            and any setting flags of `kiosk run` on top, as `kiosk run` would read them. With display hardware \
+            present, configured modes are also checked against what each connector offers.
+            """
         )
 
-        @Option(name: .customLong("config"), help: "The config file (default: KIOSK_CONFIG, else /etc/kiosk/kiosk.toml).")
-        var configPath: String?
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("--config FILE and any setting of `kiosk run`.", valueName: "setting"))
+        var settings: [String] = []
 
         func run() throws {
-            let environment = ProcessInfo.processInfo.environment
-            let path = configPath ?? KioskConfiguration.path(environment: environment)
-            var problems: [ConfigProblem]
-            switch KioskConfiguration.load(path: path, environment: environment, requireFile: true) {
+            let commandLine: CommandLineSettings
+            switch CommandLineSettings.parse(settings) {
+            case .failure(let errors):
+                FileHandle.standardError.write(Data((errors.description + "\n").utf8))
+                throw ExitCode(2)
+            case .success(let parsed):
+                commandLine = parsed
+            }
+            var source = ConfigurationSource(commandLine: commandLine, environment: ProcessInfo.processInfo.environment,
+                                             vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
+            // A file to check must exist, wherever its name came from.
+            if source.commandLine.configPath == nil { source.commandLine.configPath = source.path }
+            let problems: [ConfigProblem]
+            switch source.load() {
             case .failure(let errors):
                 problems = errors.problems
             case .success(let configuration):
                 // Modes the connectors do not offer: only knowable with the hardware in front of us.
-                let connected = ScreenReport.read().cards.flatMap(\.connectors).filter { $0.status == "connected" }
-                var offered: [String: [OfferedMode]] = [:]
+                let connected = DRMCards.read().flatMap(\.connectors).filter(\.isConnected)
+                var offered: [String: [DisplayMode]] = [:]
                 var connectorOfLabel: [String: String] = [:]
                 for connector in connected {
-                    offered[connector.name] = connector.modes.map {
-                        OfferedMode(width: $0.width, height: $0.height, refreshRate: $0.refreshRate, isInterlaced: $0.isInterlaced)
-                    }
+                    offered[connector.name] = connector.modes.map(\.mode)
                     for screen in configuration.screens where screen.connector == nil
                         && screen.matches(connector: connector.name, make: connector.edid?.make, model: connector.edid?.model,
                                           serial: connector.edid?.serial) {
@@ -39,6 +53,7 @@ extension KioskCommand {
                 }
                 problems = configuration.modeProblems(offered: offered, connectorOfLabel: connectorOfLabel)
             }
+            let path = source.path
             if problems.isEmpty {
                 print("\(path): OK")
                 return

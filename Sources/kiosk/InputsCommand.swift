@@ -1,39 +1,45 @@
 import ArgumentParser
+import DRMDisplay
 import Foundation
-import KioskKit
-import KioskRuntime
+import KioskBackend
+import KioskConfig
+import LibInputBackend
 
 extension KioskCommand {
     /// `kiosk inputs`: every input device and the screen it maps to, and why.
     struct Inputs: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List input devices: capabilities, size, udev properties, and the screen each maps to and why.",
-            discussion: "Opens the devices directly: run as root or as a member of the input group."
+            discussion: """
+            The mapping is the kiosk's own, with the config file's [[touch]] rules (--config FILE, KIOSK_CONFIG) \
+            and --touch MATCH=SCREEN rules before them; --seat SEAT lists another seat. Opens the devices \
+            directly: run as root or as a member of the input group.
+            """
         )
 
         @Flag(help: "Print JSON (a list of devices) instead of text.")
         var json = false
 
-        @Option(name: .customLong("seat"), help: "The udev seat (default seat0).")
-        var seat = "seat0"
-
-        @Option(name: .customLong("touch"), help: "A mapping rule as `kiosk run --touch` takes it, MATCH=SCREEN; repeatable.")
-        var touch: [String] = []
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("--config FILE, --seat SEAT, --touch MATCH=SCREEN.", valueName: "setting"))
+        var settings: [String] = []
 
         func run() throws {
-            let rules = try Run.touchRules(touch)
-            // The screens the mapping chooses among: the connected connectors, the first one as main.
-            let connected = ScreenReport.read().cards.flatMap(\.connectors).filter { $0.status == "connected" }
-            let screens = connected.enumerated().map { index, connector in
-                TouchMapping.Screen(name: connector.name,
-                                    physicalSize: connector.widthMillimeters > 0
-                                        ? Size(width: Double(connector.widthMillimeters), height: Double(connector.heightMillimeters)) : nil,
-                                    isMain: index == 0)
+            let configuration = try SettingsArguments.configuration(settings, accepting: ["seat", "touch"], readFile: true)
+            // The screens the mapping chooses among: the connected connectors, the primary (else the first) as main.
+            let connected = DRMCards.read().flatMap(\.connectors).filter(\.isConnected)
+            let main = connected.first { $0.name == configuration.primary } ?? connected.first
+            let screens = connected.map { connector in
+                TouchMapping.Screen(name: connector.name, physicalSize: connector.physicalSize, isMain: connector.name == main?.name)
             }
-            try MainActor.assumeIsolated {
-                let report = try InputReport.read(seat: seat, screens: screens, rules: rules)
-                print(json ? report.json : report.text, terminator: json ? "\n" : "")
+            let devices: [LibInputBackend.ListedDevice]
+            // ArgumentParser calls run() on the main thread; libinput lives on the main actor.
+            let seat = configuration.seat
+            do { devices = try MainActor.assumeIsolated { () throws(BackendError) in try LibInputBackend.listDevices(seat: seat) } } catch {
+                FileHandle.standardError.write(Data("kiosk inputs: \(error)\n".utf8))
+                throw ExitCode(1)
             }
+            let report = InputReport(devices: devices, screens: screens, rules: configuration.touch)
+            print(json ? report.json : report.text, terminator: json ? "\n" : "")
         }
     }
 }

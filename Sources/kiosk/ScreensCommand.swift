@@ -1,23 +1,25 @@
 import ArgumentParser
+import DRMDisplay
 import Foundation
-import KioskRuntime
+import KioskConfig
 
 extension KioskCommand {
     /// `kiosk screens`: every card and connector, for a person writing a config.
     struct Screens: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the DRM cards and their connectors: status, every mode (preferred and current marked), size, EDID.",
-            discussion: "Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes."
+            discussion: "Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes. --drm-device PATH lists only that card."
         )
 
         @Flag(help: "Print JSON (a list of connectors) instead of text.")
         var json = false
 
-        @Option(name: .customLong("drm-device"), help: "Only this card (default: every /dev/dri/card*).")
-        var drmDevice: String?
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("--drm-device PATH: only this card.", valueName: "setting"))
+        var settings: [String] = []
 
         func run() throws {
-            let report = ScreenReport.read(cards: drmDevice.map { [$0] })
+            let configuration = try SettingsArguments.configuration(settings, accepting: ["drm-device"], readFile: false)
+            let report = ScreenReport(cards: DRMCards.read(paths: configuration.drmDevice.map { [$0] }))
             if json {
                 print(report.json)
             } else {
@@ -29,3 +31,43 @@ extension KioskCommand {
         }
     }
 }
+
+/// Settings flags of the listing commands, parsed by the configuration model like `kiosk run`'s.
+enum SettingsArguments {
+    /// Where the configuration of `arguments` comes from (only the settings in `accepting`; nil: all).
+    static func source(_ arguments: [String], accepting keys: Set<String>? = nil) throws -> ConfigurationSource {
+        switch CommandLineSettings.parse(arguments, accepting: keys) {
+        case .failure(let errors):
+            throw fail(errors.description)
+        case .success(let commandLine):
+            return ConfigurationSource(commandLine: commandLine, environment: ProcessInfo.processInfo.environment,
+                                       vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
+        }
+    }
+
+    /// The configuration from `arguments`, on top of the config file and the environment when `readFile`,
+    /// else on top of the defaults. `fileMayBeMissing`: a named file that does not exist yet (a target to
+    /// write) means the defaults. Problems exit 2, as `kiosk run`'s do.
+    static func configuration(_ arguments: [String], accepting keys: Set<String>? = nil, readFile: Bool,
+                              fileMayBeMissing: Bool = false) throws -> KioskConfiguration {
+        var source = try source(arguments, accepting: keys)
+        guard readFile else {
+            var configuration = KioskConfiguration.default
+            let problems = source.commandLine.apply(to: &configuration, vocabulary: source.vocabulary)
+            if !problems.isEmpty { throw fail(ConfigErrors(problems).description) }
+            return configuration
+        }
+        source.allowsMissingFile = fileMayBeMissing
+        switch source.load() {
+        case .failure(let errors): throw fail(errors.description)
+        case .success(let configuration): return configuration
+        }
+    }
+
+    private static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        return ExitCode(2)
+    }
+}
+
+import KioskRuntime

@@ -227,6 +227,8 @@ private struct Outcome {
                     if let column, column < 1 { fail(bytes, "column < 1: \(problem)") }
                 case let .environment(variable):
                     if environment[variable] == nil { fail(bytes, "problem with an unset variable: \(problem)") }
+                case .commandLine:
+                    fail(bytes, "a command-line problem without a command line: \(problem)")
                 }
                 if problem.description.contains("\n") { fail(bytes, "message on several lines: \(problem)") }
             }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct ConfigProblemTests {
     static let modeSpellings = "preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94)"
     static let rotations = "normal, 90, 180, 270, flipped, flipped-90, flipped-180, flipped-270"
-    static let topLevelKeys = "backend, drm-device, fbdev-device, seat, log-level, cursor, hotplug-debounce-ms, primary, app, app-settings, screens, touch"
+    static let topLevelKeys = "backend, drm-device, no-atomic, fbdev-device, seat, log-level, cursor, hotplug-debounce-ms, primary, app, snapshot-dir, headless-screens, trace, app-settings, screens, touch"
     static let connectorSpelling = "a connector name (TYPE-n, e.g. HDMI-A-1, DP-1, eDP-1, DSI-1)"
 
     // MARK: Syntax
@@ -209,7 +209,7 @@ import Testing
             position = [0, 0]
             primary = "yes"
             """) == [
-            "/etc/kiosk/kiosk.toml:1:23: hotplug-debounce-ms must be an integer, not a string",
+            "/etc/kiosk/kiosk.toml:1:23: hotplug-debounce-ms must be an integer, not a string; valid: 0 to 60000 (milliseconds)",
             "/etc/kiosk/kiosk.toml:2:8: seat must be a string, not an integer; valid: a seat name, e.g. seat0",
             "/etc/kiosk/kiosk.toml:3:16: app-settings must be a table, not an array; valid: an [app-settings] table",
             "/etc/kiosk/kiosk.toml:5:12: screens.HDMI-A-1.position must be a table, not an array; valid: position = { x = 0, y = 0 }",

@@ -1,13 +1,14 @@
+import Geometry
 import KioskConfig
 import Testing
 
 /// A size the connector does not offer: said with the modes it does offer, at the line of `mode`.
 @Suite struct ModeProblemsTests {
     static let offered = [
-        OfferedMode(width: 1920, height: 1080, refreshRate: 60),
-        OfferedMode(width: 1920, height: 1080, refreshRate: 59.94),
-        OfferedMode(width: 1280, height: 720, refreshRate: 60),
-        OfferedMode(width: 720, height: 480, refreshRate: 59.94, isInterlaced: true),
+        DisplayMode(width: 1920, height: 1080, refreshRate: 60),
+        DisplayMode(width: 1920, height: 1080, refreshRate: 59.94),
+        DisplayMode(width: 1280, height: 720, refreshRate: 60),
+        DisplayMode(width: 720, height: 480, refreshRate: 59.94, isInterlaced: true),
     ]
 
     static let file = """
@@ -28,7 +29,7 @@ import Testing
         mode = "800x480"
         """
 
-    @Test func listsTheOfferedModes() throws {
+    @Test func listsTheDisplayModes() throws {
         let parsed = try configuration(Self.file)
         let problems = parsed.modeProblems(
             offered: ["HDMI-A-1": Self.offered, "HDMI-A-2": Self.offered, "DP-1": Self.offered, "HDMI-A-3": Self.offered],
@@ -55,8 +56,8 @@ import Testing
     }
 
     @Test func offeredModeSpelling() {
-        #expect(OfferedMode(width: 1920, height: 1080, refreshRate: 59.9400599).description == "1920x1080@59.940")
-        #expect(OfferedMode(width: 640, height: 480, refreshRate: 75.0004).description == "640x480@75.000")
-        #expect(OfferedMode(width: 1, height: 1, refreshRate: .infinity).description == "1x1@inf")
+        #expect(DisplayMode(width: 1920, height: 1080, refreshRate: 59.9400599).description == "1920x1080@59.940")
+        #expect(DisplayMode(width: 640, height: 480, refreshRate: 75.0004).description == "640x480@75.000")
+        #expect(DisplayMode(width: 1, height: 1, refreshRate: .infinity).description == "1x1@inf")
     }
 }

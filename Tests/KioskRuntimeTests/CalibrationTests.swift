@@ -1,5 +1,6 @@
+import Geometry
 import KioskKit
-@testable import KioskRuntime
+@testable import kiosk
 import Testing
 
 @Suite struct CalibrationTests {

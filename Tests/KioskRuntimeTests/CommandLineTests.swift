@@ -20,9 +20,15 @@ import Testing
     }
 
     static func kiosk(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+        try run(binary, arguments, in: directory)
+    }
+
+    /// Runs `program` to its end; `environment` replaces the test's own when given.
+    static func run(_ program: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = program
         process.arguments = arguments
+        if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -79,7 +85,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try Self.kiosk(["run", "--backend", "headless", "--snapshot-dir", folder.path, "--headless-screen", "big"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("--headless-screen big: invalid; valid: WxH, WxH@Hz or NAME=WxH@Hz"))
+        #expect(result.stderr.contains("command line --headless-screen big: \"big\" is not a size; valid: WxH, WxH@Hz or NAME=WxH@Hz"))
         let backend = try Self.kiosk(["run", "--backend", "vga"])
         #expect(backend.status != 0 && backend.stderr.contains("auto") && backend.stderr.contains("headless"))
     }

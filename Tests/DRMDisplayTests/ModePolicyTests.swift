@@ -1,22 +1,22 @@
 import KioskConfig
-import KioskKit
-@testable import KioskRuntime
+import Geometry
+@testable import DRMDisplay
 import Testing
 
 @Suite struct ModePolicyTests {
-    static let p60 = Screen.Mode(width: 1920, height: 1080, refreshRate: 60)
-    static let p5994 = Screen.Mode(width: 1920, height: 1080, refreshRate: 59.94)
-    static let p50 = Screen.Mode(width: 1920, height: 1080, refreshRate: 50)
-    static let i60 = Screen.Mode(width: 1920, height: 1080, refreshRate: 60, isInterlaced: true)
-    static let hd = Screen.Mode(width: 1280, height: 720, refreshRate: 60)
-    static let uhd30 = Screen.Mode(width: 3840, height: 2160, refreshRate: 30)
-    static let uhd24 = Screen.Mode(width: 3840, height: 2160, refreshRate: 24)
+    static let p60 = DisplayMode(width: 1920, height: 1080, refreshRate: 60)
+    static let p5994 = DisplayMode(width: 1920, height: 1080, refreshRate: 59.94)
+    static let p50 = DisplayMode(width: 1920, height: 1080, refreshRate: 50)
+    static let i60 = DisplayMode(width: 1920, height: 1080, refreshRate: 60, isInterlaced: true)
+    static let hd = DisplayMode(width: 1280, height: 720, refreshRate: 60)
+    static let uhd30 = DisplayMode(width: 3840, height: 2160, refreshRate: 30)
+    static let uhd24 = DisplayMode(width: 3840, height: 2160, refreshRate: 24)
     static let offered = [i60, p5994, p60, p50, hd, uhd24, uhd30]
 
     struct Row: Sendable, CustomTestStringConvertible {
         var request: ModeRequest?
         var preferred: Int?
-        var current: Screen.Mode?
+        var current: DisplayMode?
         var expected: ModePolicy.Decision
         var problem: Bool = false
         var testDescription: String { "\(request.map { "\($0)" } ?? "nil") preferred=\(preferred.map(String.init) ?? "-")" }

@@ -1,38 +1,44 @@
 import Dispatch
 import Foundation
+import KioskBackend
 import Logging
 import Seat
 
-/// The kiosk's seat: devices are opened through libseat (logind, seatd, builtin or noop as
-/// `LIBSEAT_BACKEND` says), so the kiosk runs unprivileged and survives a session switch. The seat's fd
-/// sits in the main queue; disable and enable reach the display backend through the handlers.
+/// The kiosk's seat through libseat (logind, seatd, builtin or noop as `LIBSEAT_BACKEND` says), so the
+/// kiosk runs unprivileged and survives a session switch. The seat's fd sits in the main queue; disable and
+/// enable reach the backends through `onDisable` and `onEnable`. libseat's own log lines go to `kiosk.seat`.
 @MainActor
-final class Session {
+public final class LibSeatSession: DeviceSession {
     let seat: Seat
-    var onDisable: () -> Void = {}
-    var onEnable: () -> Void = {}
+    public var onDisable: @MainActor () -> Void = {}
+    public var onEnable: @MainActor () -> Void = {}
     private var source: (any DispatchSourceRead)?
     private var isStarting = true
+    private var devices: [Int32: SeatDevice] = [:]
     private let log = Logger(label: "kiosk.seat")
 
-    private init(seat: Seat) {
+    public var seatName: String { seat.name }
+    public let kind: String
+
+    private init(seat: Seat, kind: String) {
         self.seat = seat
+        self.kind = kind
     }
 
     /// Opens the seat and waits (at most `timeout`) for it to be enabled, which is when devices may be opened.
-    static func open(timeout: TimeInterval = 10) throws(RuntimeError) -> Session {
+    public static func open(backend: String?, timeout: TimeInterval = 10) throws(BackendError) -> LibSeatSession {
         // The callbacks fire inside dispatch(), on the main actor; the session object does not exist yet
         // when the seat is made, so they go through this box.
-        final class Box { weak var session: Session? }
+        final class Box { weak var session: LibSeatSession? }
         let box = Box()
         let seat: Seat
         do {
             seat = try Seat(onEnable: { MainActor.assumeIsolated { box.session?.enabled() } },
                             onDisable: { MainActor.assumeIsolated { box.session?.disabled() } })
         } catch {
-            throw .backendUnavailable("seat", reason: "\(error)")
+            throw .failed("seat", "\(error)")
         }
-        let session = Session(seat: seat)
+        let session = LibSeatSession(seat: seat, kind: "libseat (\(backend ?? "auto"))")
         box.session = session
         let deadline = Date().addingTimeInterval(timeout)
         // The first enable may already wait in libseat's buffer, where the fd will never signal it.
@@ -42,13 +48,13 @@ final class Session {
                 _ = try seat.dispatch(timeout: 100)
             }
         } catch {
-            throw .backendUnavailable("seat", reason: "\(error)")
+            throw .failed("seat", "\(error)")
         }
         guard seat.isEnabled else {
-            throw .backendUnavailable("seat", reason: "seat \(seat.name) was not enabled within \(Int(timeout)) s (is another session active?)")
+            throw .failed("seat", "seat \(seat.name) was not enabled within \(Int(timeout)) s (is another session active?)")
         }
         session.isStarting = false
-        session.log.info("seat \(seat.name) enabled (LIBSEAT_BACKEND=\(ProcessInfo.processInfo.environment["LIBSEAT_BACKEND"] ?? "auto"))")
+        session.log.info("seat \(seat.name) enabled (LIBSEAT_BACKEND=\(backend ?? "auto"))")
         let source = DispatchSource.makeReadSource(fileDescriptor: seat.fileDescriptor, queue: .main)
         source.setEventHandler { [weak session] in
             MainActor.assumeIsolated {
@@ -66,7 +72,7 @@ final class Session {
 
     private func enabled() {
         guard !isStarting else { return }
-        log.notice("session enabled: taking the displays back")
+        log.notice("session enabled: taking the devices back")
         onEnable()
     }
 
@@ -76,13 +82,18 @@ final class Session {
         do { try seat.acknowledgeDisable() } catch { log.error("acknowledging the disable failed: \(error)") }
     }
 
-    func openDevice(path: String) throws(RuntimeError) -> SeatDevice {
-        do { return try seat.openDevice(path: path) } catch {
-            throw .backendUnavailable("seat", reason: "\(error)")
+    public func openDevice(path: String) throws(BackendError) -> OpenedDevice {
+        do {
+            let device = try seat.openDevice(path: path)
+            devices[device.fileDescriptor] = device
+            return OpenedDevice(fileDescriptor: device.fileDescriptor, path: path, id: device.id)
+        } catch {
+            throw .failed("seat", "\(error)")
         }
     }
 
-    func closeDevice(_ device: SeatDevice) {
-        do { try seat.closeDevice(device) } catch { log.warning("closing \(device.path) failed: \(error)") }
+    public func closeDevice(_ device: OpenedDevice) {
+        guard let opened = devices.removeValue(forKey: device.fileDescriptor) else { return }
+        do { try seat.closeDevice(opened) } catch { log.warning("closing \(device.path) failed: \(error)") }
     }
 }

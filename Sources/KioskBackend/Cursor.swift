@@ -1,15 +1,13 @@
-import Dispatch
 import Foundation
+import KioskConfig
 import KioskKit
 
-/// The mouse cursor: a small window above everything (it never takes touches or the key status), shown
-/// per the config's `cursor`: `always` while a pointer device exists, `auto` while a pointer moved in the
+/// The mouse cursor: a small window above everything (it never takes touches or the key status), shown per
+/// the configuration's `cursor`: `always` while a pointer device exists, `auto` while a pointer moved in the
 /// last few seconds, `hidden` never. A touch kiosk with no mouse never shows one.
 @MainActor
-final class Cursor {
-    enum Mode: String, CaseIterable, Sendable {
-        case auto, hidden, always
-    }
+public final class Cursor {
+    public typealias Mode = KioskConfiguration.Cursor
 
     /// A window for the cursor: above every app level, transparent to touches, never key.
     final class CursorWindow: Window {
@@ -28,38 +26,45 @@ final class Cursor {
 
     static let size = 16.0
     /// How long `auto` keeps the cursor after the pointer stops.
-    static let idleTimeout: TimeInterval = 3
+    public static let idleTimeout: TimeInterval = 3
     /// Far above `.alert`: nothing an app shows covers the cursor.
     static let level = Window.Level.alert + 100_000
 
-    var mode: Mode {
+    public var mode: Mode {
         didSet { update() }
     }
-    /// Whether any pointer device is plugged in (for `always`).
-    var hasPointerDevice = false {
+    /// Whether any pointer device is plugged in (for `always` and `auto`).
+    public var hasPointerDevice = false {
         didSet { update() }
     }
-    private var window: CursorWindow?
-    private var lastMotion: Date?
-    private var hideTimer: DispatchWorkItem?
+    /// The cursor's window, made when a pointer first moves.
+    public private(set) var window: Window?
+    /// Whether the pointer moved within `idleTimeout`: a motion starts the wait, its end clears it.
+    private var recentlyMoved = false
+    private var idle: Debouncer!
 
-    init(mode: Mode) {
+    /// `schedule` runs the idle timeout: the main queue in the kiosk, a hand-turned clock in tests.
+    public init(mode: Mode, schedule: @escaping Debouncer.Schedule = Debouncer.onMainQueue) {
         self.mode = mode
+        idle = Debouncer(delay: Self.idleTimeout, schedule: schedule) { [weak self] in
+            self?.recentlyMoved = false
+            self?.update()
+        }
     }
 
     /// The pointer is at `point` on `screen`.
-    func moved(to point: Point, on screen: Screen) {
-        lastMotion = Date()
+    public func moved(to point: Point, on screen: Screen) {
         let window = self.window ?? makeWindow()
         if window.screen !== screen { window.screen = screen }
         window.frame = Rect(x: point.x - Self.size / 2, y: point.y - Self.size / 2, width: Self.size, height: Self.size)
+        recentlyMoved = true
         update()
-        guard mode == .auto else { return }
-        hideTimer?.cancel()
-        let timer = DispatchWorkItem { [weak self] in MainActor.assumeIsolated { self?.update() } }
-        hideTimer = timer
-        DispatchQueue.main.asyncAfter(deadline: .now() + Self.idleTimeout, execute: timer)
+        // Only `auto` hides on its own; the other modes need no timer.
+        if mode == .auto { idle.signal() }
     }
+
+    /// Whether the cursor shows now.
+    public var isVisible: Bool { window.map { !$0.isHidden } ?? false }
 
     private func makeWindow() -> CursorWindow {
         let window = CursorWindow(frame: Rect(x: 0, y: 0, width: Self.size, height: Self.size))
@@ -75,12 +80,11 @@ final class Cursor {
 
     private func update() {
         guard let window else { return }
-        let recent = lastMotion.map { Date().timeIntervalSince($0) < Self.idleTimeout - 0.05 } ?? false
         let visible: Bool
         switch mode {
         case .hidden: visible = false
         case .always: visible = hasPointerDevice
-        case .auto: visible = hasPointerDevice && recent
+        case .auto: visible = hasPointerDevice && recentlyMoved
         }
         if window.isHidden == visible { window.isHidden = !visible }
     }

@@ -1,5 +1,5 @@
 import KioskConfig
-import KioskKit
+import Geometry
 
 /// The mode policy of the field (weston, wlroots, Qt eglfs): configured > preferred > current > largest.
 /// A pure function so every rule has a table test.
@@ -28,7 +28,7 @@ public enum ModePolicy {
     /// - `current` keeps the lit mode (no modeset); with nothing lit, the defaults apply.
     /// - default (nil or `preferred`): the preferred mode, else the current one, else the largest
     ///   (area, then refresh).
-    public static func choose(_ request: ModeRequest?, offered: [Screen.Mode], preferred: Int?, current: Screen.Mode?,
+    public static func choose(_ request: ModeRequest?, offered: [DisplayMode], preferred: Int?, current: DisplayMode?,
                               connector: String) -> Outcome {
         guard !offered.isEmpty else {
             if request == .off { return Outcome(decision: .off) }
@@ -62,7 +62,7 @@ public enum ModePolicy {
     }
 
     /// preferred > current (when offered) > largest.
-    private static func fallback(offered: [Screen.Mode], preferred: Int?, current: Screen.Mode?) -> Decision {
+    private static func fallback(offered: [DisplayMode], preferred: Int?, current: DisplayMode?) -> Decision {
         if let preferred, offered.indices.contains(preferred) { return .set(index: preferred) }
         if let current, let index = offered.firstIndex(of: current) { return .set(index: index) }
         let largest = offered.indices.max { a, b in

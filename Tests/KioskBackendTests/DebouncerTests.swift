@@ -1,4 +1,4 @@
-@testable import KioskRuntime
+@testable import KioskBackend
 import Testing
 
 /// A clock the test turns by hand: timing is not what is tested, coalescing is.

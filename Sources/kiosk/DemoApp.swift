@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KioskConfig
 import KioskKit
 
 /// The built-in demo: on the main screen a full-screen window with a title in several scripts, an image
@@ -19,7 +20,10 @@ public final class DemoApp: ApplicationDelegate {
     private var clock: DispatchSourceTimer?
     private var modeObserver: NSObjectProtocol?
 
-    public init() {}
+    /// The name `app = "demo"` uses.
+    nonisolated static let name = "demo"
+
+    public init(configuration: KioskConfiguration = .default) {}
 
     public func applicationDidFinishLaunching(_ application: Application) {
         let screen = Screen.main

@@ -120,6 +120,9 @@ public final class CalibrationApp: ApplicationDelegate {
 
     private var deviceName: String?
 
+    /// How many targets were tapped so far.
+    var tapsRecorded: Int { samples.count }
+
     private func record(_ touch: Touch) {
         guard let window, let mode = window.screen.currentMode else { return }
         let rotation = window.screen.rotation

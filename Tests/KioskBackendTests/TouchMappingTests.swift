@@ -1,30 +1,37 @@
 import Foundation
-import KioskKit
-@testable import KioskRuntime
+import Geometry
+import KioskConfig
+@testable import KioskBackend
 import Testing
 
 @Suite struct TouchMappingTests {
-    static let touchscreen = TouchMapping.Device(
-        name: "ILITEK ILITEK-TP", vendorID: 0x222a, productID: 0x0001,
+    static let touchscreen = InputDeviceInfo(
+        id: 1, name: "ILITEK ILITEK-TP", sysname: "event5", vendorID: 0x222a, productID: 0x0001, capabilities: .touch,
+        size: Size(width: 344, height: 194), udevProperties: ["ID_BUS": "usb", "ID_INPUT_TOUCHSCREEN": "1"],
         paths: ["/dev/input/event5", "/sys/devices/pci0000:00/usb1/1-2/input/input7/event5", "pci-0000:00:14.0-usb-0:2:1.0",
-                "/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event"],
-        udevProperties: ["ID_BUS": "usb", "ID_INPUT_TOUCHSCREEN": "1"], size: Size(width: 344, height: 194))
+                "/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event"])
     static let screens = [
         TouchMapping.Screen(name: "eDP-1", physicalSize: Size(width: 294, height: 165), isMain: true),
         TouchMapping.Screen(name: "HDMI-A-1", physicalSize: Size(width: 345, height: 195), isMain: false),
         TouchMapping.Screen(name: "HDMI-A-2", physicalSize: nil, isMain: false),
     ]
 
-    static func device(_ change: (inout TouchMapping.Device) -> Void) -> TouchMapping.Device {
+    static func device(_ change: (inout InputDeviceInfo) -> Void) -> InputDeviceInfo {
         var device = touchscreen
         change(&device)
         return device
     }
 
-    struct Row: @unchecked Sendable, CustomTestStringConvertible {
+    static func rule(_ match: String, _ screen: String, fromCommandLine: Bool = false) -> TouchConfiguration {
+        var rule = TouchConfiguration(match: try! TouchConfiguration.Match.parse(match).get(), screen: screen)
+        rule.isFromCommandLine = fromCommandLine
+        return rule
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
         var label: String
-        var device: TouchMapping.Device
-        var rules: [TouchMapping.Rule] = []
+        var device: InputDeviceInfo
+        var rules: [TouchConfiguration] = []
         var screens: [TouchMapping.Screen] = TouchMappingTests.screens
         var screen: String?
         var reason: String
@@ -33,13 +40,21 @@ import Testing
 
     static let rows: [Row] = [
         Row(label: "config glob beats udev", device: device { $0.udevProperties["KIOSK_OUTPUT"] = "HDMI-A-1" },
-            rules: [.init(match: .name("ILITEK*"), screen: "HDMI-A-2")], screen: "HDMI-A-2", reason: "config [[touch]] #1 (name \"ILITEK*\")"),
+            rules: [rule("ILITEK*", "HDMI-A-2")], screen: "HDMI-A-2", reason: "config [[touch]] #1 (name \"ILITEK*\")"),
         Row(label: "config vendor:product", device: touchscreen,
-            rules: [.init(match: .name("eGalax*"), screen: "eDP-1"), .init(match: .vendorProduct(vendor: 0x222a, product: 0x0001), screen: "HDMI-A-2")],
+            rules: [rule("eGalax*", "eDP-1"), rule("222a:0001", "HDMI-A-2")],
             screen: "HDMI-A-2", reason: "config [[touch]] #2 (222a:0001)"),
         Row(label: "config by-path link", device: touchscreen,
-            rules: [.init(match: .path("/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event"), screen: "eDP-1")],
+            rules: [rule("/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event", "eDP-1")],
             screen: "eDP-1", reason: "config [[touch]] #1 (path /dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event)"),
+        Row(label: "--touch before the file's rules, which keep their numbers", device: touchscreen,
+            rules: [rule("nothing*", "eDP-1", fromCommandLine: true), rule("eGalax*", "eDP-1"), rule("ILITEK*", "HDMI-A-1")],
+            screen: "HDMI-A-1", reason: "config [[touch]] #2 (name \"ILITEK*\")"),
+        Row(label: "--touch wins", device: touchscreen,
+            rules: [rule("ILITEK*", "eDP-1", fromCommandLine: true), rule("ILITEK*", "HDMI-A-1")],
+            screen: "eDP-1", reason: "--touch (name \"ILITEK*\")"),
+        Row(label: "a glob on a non-ASCII name matches characters, as the file's check does", device: device { $0.name = "Café Touch" },
+            rules: [rule("Caf? Touch", "HDMI-A-2")], screen: "HDMI-A-2", reason: "config [[touch]] #1 (name \"Caf? Touch\")"),
         Row(label: "KIOSK_OUTPUT beats WL_OUTPUT", device: device { $0.udevProperties["KIOSK_OUTPUT"] = "HDMI-A-2"; $0.udevProperties["WL_OUTPUT"] = "eDP-1" },
             screen: "HDMI-A-2", reason: "udev KIOSK_OUTPUT"),
         Row(label: "WL_OUTPUT", device: device { $0.udevProperties["WL_OUTPUT"] = "eDP-1" }, screen: "eDP-1", reason: "udev WL_OUTPUT"),
@@ -55,15 +70,6 @@ import Testing
         Row(label: "no size", device: device { $0.size = nil }, screen: "eDP-1", reason: "the main screen (nothing else matched)"),
         Row(label: "no screen yet", device: touchscreen, screens: [], screen: nil, reason: "no screen yet"),
     ]
-
-    @Test func matchSpellings() {
-        #expect(TouchMapping.Match(parsing: "222a:0001") == .vendorProduct(vendor: 0x222a, product: 1))
-        #expect(TouchMapping.Match(parsing: "ILITEK*") == .name("ILITEK*"))
-        #expect(TouchMapping.Match(parsing: "/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event") ==
-                .path("/dev/input/by-path/pci-0000:00:14.0-usb-0:2:1.0-event"))
-        #expect(TouchMapping.Match(parsing: "platform-3f204000.i2c") == .path("platform-3f204000.i2c"))
-        #expect(TouchMapping.Match(parsing: "Kiosk:Test") == .name("Kiosk:Test"))
-    }
 
     @Test(arguments: rows)
     func maps(row: Row) {

@@ -4,23 +4,23 @@ import Foundation
 /// Runs its action once things have been quiet for `delay`: every `signal()` restarts the wait, so a burst
 /// of events (a flapping HDMI link, a TV's power cycle) is acted on once, in its final state.
 @MainActor
-final class Debouncer {
+public final class Debouncer {
     /// Runs `work` after a delay unless cancelled: the main queue in the kiosk, a hand-turned clock in tests.
-    typealias Schedule = @MainActor (_ delay: TimeInterval, _ work: @escaping @MainActor () -> Void) -> (@MainActor () -> Void)
+    public typealias Schedule = @MainActor (_ delay: TimeInterval, _ work: @escaping @MainActor () -> Void) -> (@MainActor () -> Void)
 
-    let delay: TimeInterval
+    public var delay: TimeInterval
     private let action: @MainActor () -> Void
     private let schedule: Schedule
     private var cancelPending: (@MainActor () -> Void)?
 
-    init(delay: TimeInterval, schedule: @escaping Schedule = Debouncer.onMainQueue, action: @escaping @MainActor () -> Void) {
+    public init(delay: TimeInterval, schedule: @escaping Schedule = Debouncer.onMainQueue, action: @escaping @MainActor () -> Void) {
         self.delay = delay
         self.schedule = schedule
         self.action = action
     }
 
     /// Something happened: act `delay` after the last of a burst.
-    func signal() {
+    public func signal() {
         cancelPending?()
         cancelPending = schedule(delay) { [weak self] in
             guard let self else { return }
@@ -29,10 +29,10 @@ final class Debouncer {
         }
     }
 
-    var isPending: Bool { cancelPending != nil }
+    public var isPending: Bool { cancelPending != nil }
 
     /// `DispatchQueue.main.asyncAfter`, cancelled through its work item.
-    static func onMainQueue(_ delay: TimeInterval, _ work: @escaping @MainActor () -> Void) -> (@MainActor () -> Void) {
+    public static func onMainQueue(_ delay: TimeInterval, _ work: @escaping @MainActor () -> Void) -> (@MainActor () -> Void) {
         let item = DispatchWorkItem { MainActor.assumeIsolated { work() } }
         DispatchQueue.main.asyncAfter(deadline: .now() + delay, execute: item)
         return { item.cancel() }

@@ -1,0 +1,118 @@
+import DRM
+import Geometry
+import Udev
+
+/// Finding the DRM cards: every `/dev/dri/card*` udev knows, in natural order (card2 before card10), and
+/// why one cannot drive a display (render-only, no connectors, no dumb buffers). `kiosk screens` lists
+/// them with `read(paths:)`.
+public enum DRMCards {
+    /// The DRM card nodes udev knows (subsystem `drm`, `card*`), natural order; `/dev/dri` when udev
+    /// cannot be read.
+    public static func nodes() -> [String] {
+        if let udev = try? Udev(), let cards = try? udev.devices(subsystem: "drm", sysname: "card[0-9]*") {
+            return cards.compactMap(\.devnode)
+        }
+        let names = directoryEntries("/dev/dri").filter { $0.hasPrefix("card") && Int($0.dropFirst(4)) != nil }
+        return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "/dev/dri/\($0)" }
+    }
+
+    /// Why `device` cannot be the kiosk's card, or nil when it can.
+    static func rejection(of device: DRMDevice) -> String? {
+        guard device.isKMS else { return "not a modesetting device (render-only, or not a DRM device at all)" }
+        guard let resources = try? device.resources() else { return "drmModeGetResources failed" }
+        guard !resources.connectors.isEmpty else { return "has no connectors" }
+        guard !resources.crtcs.isEmpty else { return "has no CRTCs" }
+        guard device.supportsDumbBuffers else { return "cannot allocate dumb buffers" }
+        return nil
+    }
+
+    /// `card0` for `/dev/dri/card0`.
+    public static func name(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    // MARK: Listing (kiosk screens)
+
+    /// A card as `kiosk screens` shows it.
+    public struct Card: Sendable {
+        public var path: String
+        public var name: String
+        public var driver: String?
+        /// Why it cannot drive a display, or why it could not be read.
+        public var problem: String?
+        public var connectors: [Connector]
+    }
+
+    /// A connector as `kiosk screens` shows it: what a person needs to write a config.
+    public struct Connector: Sendable {
+        public var name: String
+        public var status: String
+        public var modes: [Mode]
+        public var widthMillimeters: Int
+        public var heightMillimeters: Int
+        /// make, model, serial.
+        public var edid: (make: String, model: String, serial: String?)?
+        public var possibleCRTCs: [UInt32]
+        public var panelOrientation: String?
+
+        public var isConnected: Bool { status == DRMConnector.Status.connected.rawValue }
+        /// Physical size in millimetres, when the display reports one.
+        public var physicalSize: Size? {
+            widthMillimeters > 0 ? Size(width: Double(widthMillimeters), height: Double(heightMillimeters)) : nil
+        }
+    }
+
+    public struct Mode: Sendable {
+        public var mode: DisplayMode
+        public var isPreferred: Bool
+        public var isCurrent: Bool
+    }
+
+    /// Reads `paths` (default: every card), opening each read-write without becoming its user.
+    public static func read(paths: [String]? = nil) -> [Card] {
+        (paths ?? nodes()).map { path in
+            var card = Card(path: path, name: name(of: path), driver: nil, problem: nil, connectors: [])
+            do {
+                let device = try DRMDevice.open(path: path)
+                card.driver = device.driverName
+                if let reason = rejection(of: device) {
+                    card.problem = reason
+                    return card
+                }
+                let resources = try device.resources()
+                for id in resources.connectors {
+                    let connector = try device.connector(id, crtcs: resources.crtcs)
+                    var current: DRMModeInfo?
+                    if let encoder = connector.encoderID, let crtc = device.crtc(ofEncoder: encoder) {
+                        current = try? device.crtcState(crtc).mode
+                    }
+                    card.connectors.append(Connector(
+                        name: connector.name, status: connector.status.rawValue,
+                        modes: connector.modes.map { Mode(mode: DisplayMode($0), isPreferred: $0.isPreferred, isCurrent: $0 == current) },
+                        widthMillimeters: connector.physicalWidthMillimeters, heightMillimeters: connector.physicalHeightMillimeters,
+                        edid: device.edid(of: connector).map { ($0.make, $0.model, $0.serial) },
+                        possibleCRTCs: connector.possibleCRTCs.map(\.rawValue), panelOrientation: connector.panelOrientation))
+                }
+            } catch {
+                card.problem = "\(error)"
+            }
+            return card
+        }
+    }
+}
+
+/// The names in a folder (`readdir`), empty when it cannot be read.
+func directoryEntries(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

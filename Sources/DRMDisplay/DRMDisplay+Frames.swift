@@ -1,0 +1,109 @@
+import Dispatch
+import DRM
+import KioskKit
+
+extension DRMDisplay {
+    private func output(for screen: Screen) -> Output? { outputs.values.first { $0.name == screen.name } }
+
+    public func nextBuffer(for screen: Screen) -> FrameBuffer? {
+        guard !isPaused, let output = output(for: screen), !output.flipPending else { return nil }
+        let back = 1 - output.front
+        let age = output.lastPresented[back] == 0 ? 0 : output.frameNumber + 1 - output.lastPresented[back]
+        return FrameBuffer(bitmap: output.bitmaps[back], age: age)
+    }
+
+    public func present(_ buffer: FrameBuffer, for screen: Screen, damage: Region) {
+        guard let output = output(for: screen), let index = output.bitmaps.firstIndex(where: { $0 === buffer.bitmap }) else { return }
+        output.frameNumber += 1
+        output.lastPresented[index] = output.frameNumber
+        output.pending = index
+        do {
+            if usesAtomic, let plane = output.primaryPlane {
+                let request = DRMAtomicRequest()
+                try set(request, plane: plane, "FB_ID", UInt64(output.buffers[index].framebuffer.rawValue))
+                try device.commit(request, flags: [.nonblocking, .pageFlipEvent])
+            } else {
+                try device.pageFlip(output.crtc, to: output.buffers[index].framebuffer)
+            }
+        } catch {
+            // Lost master (a session switch) or a driver hiccup: no event will come; let the next frame
+            // start so nothing waits forever, and repaint it whole.
+            log.error("\(output.name): page flip failed: \(error)")
+            output.pending = nil
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.compositor?.setNeedsFullRepaint(screen)
+                    self.compositor?.framePresented(on: screen)
+                }
+            }
+            return
+        }
+        output.flipPending = true
+        let timeout = DispatchWorkItem { [weak self, weak output] in
+            MainActor.assumeIsolated {
+                guard let self, let output, output.flipPending else { return }
+                self.log.error("\(output.name): page flip on \(output.crtc) did not complete within \(self.flipTimeout) s; recovering")
+                self.completeFlip(output)
+            }
+        }
+        output.flipTimeout = timeout
+        DispatchQueue.main.asyncAfter(deadline: .now() + flipTimeout, execute: timeout)
+    }
+
+    func readEvents() {
+        do {
+            try device.handleEvents { event in
+                guard let output = outputs.values.first(where: { $0.crtc == event.crtc }) else { return }
+                completeFlip(output)
+            }
+        } catch {
+            log.error("\(cardName): reading DRM events failed: \(error)")
+        }
+    }
+
+    private func completeFlip(_ output: Output) {
+        output.flipTimeout?.cancel()
+        output.flipTimeout = nil
+        output.flipPending = false
+        if let pending = output.pending { output.front = pending }
+        output.pending = nil
+        if let screen = screens.first(where: { $0.name == output.name }) { compositor?.framePresented(on: screen) }
+    }
+}
+
+/// A lit output: its CRTC, mode, and two dumb buffers shown in turn.
+@MainActor
+final class Output {
+    let connector: DRMConnectorID
+    let name: String
+    let crtc: DRMCRTCID
+    let mode: DRMModeInfo
+    let buffers: [DRMDumbBuffer]
+    /// The dumb buffers as bitmaps the compositor copies into (write-only: scanout memory).
+    let bitmaps: [Bitmap]
+    var primaryPlane: DRMPlaneID?
+    var modeBlob: DRMBlobID?
+    /// The buffer on screen.
+    var front = 0
+    /// The buffer waiting for its flip.
+    var pending: Int?
+    var flipPending = false
+    var flipTimeout: DispatchWorkItem?
+    /// Frames presented on this output; `lastPresented[i]` is the number of the frame buffer i holds (0: none).
+    var frameNumber = 0
+    var lastPresented = [0, 0]
+
+    init(connector: DRMConnectorID, name: String, crtc: DRMCRTCID, mode: DRMModeInfo, buffers: [DRMDumbBuffer]) {
+        self.connector = connector
+        self.name = name
+        self.crtc = crtc
+        self.mode = mode
+        self.buffers = buffers
+        bitmaps = buffers.map { Bitmap(wrapping: $0.pixels, width: $0.width, height: $0.height, stride: $0.pitch, format: .xrgb8888) }
+    }
+
+    func release() {
+        flipTimeout?.cancel()
+        for buffer in buffers { buffer.release() }
+    }
+}

@@ -1,0 +1,133 @@
+import DRM
+import Foundation
+import KioskKit
+
+extension DRMDisplay {
+    /// Lights one output: buffers of the mode's size, then an atomic commit (TEST_ONLY first) or `SetCrtc`.
+    /// `modeIndex` is into the connector's modes; nil keeps the CRTC's current mode (no modeset). Other
+    /// outputs are not touched. Throws what the driver refused; nothing changes then.
+    func light(connector id: DRMConnectorID, crtc: DRMCRTCID, modeIndex: Int?) throws(DRMError) {
+        guard let connector = probed[id] else {
+            throw DRMError(operation: "light", errno: ENOENT, detail: "\(id) was not probed")
+        }
+        let mode: DRMModeInfo
+        if let modeIndex {
+            mode = connector.modes[modeIndex]
+        } else {
+            // Keep what the CRTC shows: read its mode; our buffers replace the framebuffer without a modeset
+            // only on the atomic path (legacy SetCrtc with the same mode is also flicker-free on most drivers).
+            guard let current = try device.crtcState(crtc).mode else {
+                throw DRMError(operation: "drmModeGetCrtc", errno: ENOENT, detail: "\(crtc) has no mode to keep")
+            }
+            mode = current
+        }
+        let buffers = [try device.createDumbBuffer(width: mode.width, height: mode.height),
+                       try device.createDumbBuffer(width: mode.width, height: mode.height)]
+        let output = Output(connector: id, name: connector.name, crtc: crtc, mode: mode, buffers: buffers)
+        if usesAtomic {
+            let plane = try primaryPlane(for: crtc)
+            output.primaryPlane = plane
+            let blob = try device.createModeBlob(mode)
+            do {
+                let request = try atomicRequest(lighting: output, plane: plane, modeBlob: blob, connector: connector)
+                try device.commit(request, flags: [.testOnly, .allowModeset])
+                try device.commit(request, flags: [.allowModeset])
+            } catch {
+                device.destroyBlob(blob)
+                for buffer in buffers { buffer.release() }
+                throw error
+            }
+            if let old = outputs[id]?.modeBlob { device.destroyBlob(old) }
+            output.modeBlob = blob
+        } else {
+            do {
+                try device.setCRTC(crtc, framebuffer: buffers[0].framebuffer, connectors: [id], mode: mode)
+            } catch {
+                for buffer in buffers { buffer.release() }
+                throw error
+            }
+        }
+        outputs[id]?.release()
+        outputs[id] = output
+        log.info("\(connector.name): lit \(DisplayMode(mode)) on \(crtc)\(modeIndex == nil ? " (kept the current mode)" : "")")
+    }
+
+    /// Turns an output off and frees its buffers.
+    func turnOff(_ id: DRMConnectorID) {
+        guard let output = outputs.removeValue(forKey: id) else { return }
+        do {
+            if usesAtomic, let plane = output.primaryPlane {
+                let request = DRMAtomicRequest()
+                try set(request, connector: id, "CRTC_ID", 0)
+                try set(request, crtc: output.crtc, "ACTIVE", 0)
+                try set(request, crtc: output.crtc, "MODE_ID", 0)
+                try set(request, plane: plane, "FB_ID", 0)
+                try set(request, plane: plane, "CRTC_ID", 0)
+                try device.commit(request, flags: [.allowModeset])
+            } else {
+                try device.setCRTC(output.crtc, framebuffer: nil, connectors: [], mode: nil)
+            }
+        } catch {
+            // A connector that vanished may refuse; its CRTC is reused or restored later anyway.
+            log.warning("\(output.name): turning off \(output.crtc) failed: \(error)")
+        }
+        if let blob = output.modeBlob { device.destroyBlob(blob) }
+        output.release()
+        log.info("\(output.name): off, \(output.crtc) released")
+    }
+
+    /// App code set `screen.currentMode`: modeset that output with the matching mode on its CRTC.
+    public func apply(_ mode: Screen.Mode, to screen: Screen) throws {
+        guard let (id, output) = outputs.first(where: { $0.value.name == screen.name }), let connector = probed[id],
+              let index = connector.modes.firstIndex(where: { DisplayMode($0) == mode }) else {
+            throw DRMError(operation: "apply", errno: ENOENT, detail: "\(screen.name) is not lit or does not offer \(mode)")
+        }
+        try light(connector: id, crtc: output.crtc, modeIndex: index)
+    }
+
+    private func primaryPlane(for crtc: DRMCRTCID) throws(DRMError) -> DRMPlaneID {
+        let used = Set(outputs.values.compactMap { $0.crtc == crtc ? nil : $0.primaryPlane })
+        if let plane = planes.first(where: { $0.isPrimary && $0.possibleCRTCs.contains(crtc) && !used.contains($0.id) }) {
+            return plane.id
+        }
+        throw DRMError(operation: "primaryPlane", errno: ENOENT, detail: "no free primary plane for \(crtc)")
+    }
+
+    private func atomicRequest(lighting output: Output, plane: DRMPlaneID, modeBlob: DRMBlobID,
+                               connector: DRMConnector) throws(DRMError) -> DRMAtomicRequest {
+        let request = DRMAtomicRequest()
+        let width = UInt64(output.mode.width), height = UInt64(output.mode.height)
+        try set(request, connector: connector.id, "CRTC_ID", UInt64(output.crtc.rawValue))
+        try set(request, crtc: output.crtc, "MODE_ID", UInt64(modeBlob.rawValue))
+        try set(request, crtc: output.crtc, "ACTIVE", 1)
+        try set(request, plane: plane, "FB_ID", UInt64(output.buffers[0].framebuffer.rawValue))
+        try set(request, plane: plane, "CRTC_ID", UInt64(output.crtc.rawValue))
+        // Source coordinates are 16.16 fixed point.
+        for (name, value) in [("SRC_X", 0), ("SRC_Y", 0), ("SRC_W", width << 16), ("SRC_H", height << 16),
+                              ("CRTC_X", 0), ("CRTC_Y", 0), ("CRTC_W", width), ("CRTC_H", height)] as [(String, UInt64)] {
+            try set(request, plane: plane, name, value)
+        }
+        return request
+    }
+
+    func set(_ request: DRMAtomicRequest, connector: DRMConnectorID, _ name: String, _ value: UInt64) throws(DRMError) {
+        guard let property = probed[connector]?.property(named: name)?.id else {
+            throw DRMError(operation: "drmModeAtomicAddProperty", errno: ENOENT, detail: "\(connector) has no \(name)")
+        }
+        try request.set(object: connector.rawValue, property: property, value: value)
+    }
+
+    func set(_ request: DRMAtomicRequest, crtc: DRMCRTCID, _ name: String, _ value: UInt64) throws(DRMError) {
+        guard let property = crtcProperties[crtc]?[name] else {
+            throw DRMError(operation: "drmModeAtomicAddProperty", errno: ENOENT, detail: "\(crtc) has no \(name)")
+        }
+        try request.set(object: crtc.rawValue, property: property, value: value)
+    }
+
+    func set(_ request: DRMAtomicRequest, plane: DRMPlaneID, _ name: String, _ value: UInt64) throws(DRMError) {
+        guard let property = planes.first(where: { $0.id == plane })?.properties.first(where: { $0.name == name })?.id else {
+            throw DRMError(operation: "drmModeAtomicAddProperty", errno: ENOENT, detail: "\(plane) has no \(name)")
+        }
+        try request.set(object: plane.rawValue, property: property, value: value)
+    }
+}

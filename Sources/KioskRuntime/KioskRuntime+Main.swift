@@ -1,0 +1,123 @@
+import Foundation
+import KioskConfig
+import KioskKit
+import Logging
+
+extension KioskRuntime {
+    /// Makes the app the configuration asks for (it may read `configuration.appSettings`).
+    public typealias AppMaker = @MainActor (KioskConfiguration) -> any ApplicationDelegate
+
+    /// Runs a kiosk app of your own exactly as `kiosk run` runs the demo: the same config file
+    /// (`--config`, `KIOSK_CONFIG`, else `/etc/kiosk/kiosk.toml`), the same `KIOSK_*` variables, the same
+    /// flags (`--help` lists them), the same reloads on SIGHUP. Problems with any of them are printed with
+    /// where they are and the program exits 2 before any display is touched.
+    ///
+    /// ```swift
+    /// @main struct MyKiosk { static func main() { KioskRuntime.main { _ in MyApp() } } }
+    /// ```
+    public nonisolated static func main(program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            app: @escaping AppMaker) -> Never {
+        main(program: program, arguments: arguments, environment: environment, apps: nil) { app($0) }
+    }
+
+    /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary).
+    public nonisolated static func main(program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            apps: [String: AppMaker]) -> Never {
+        main(program: program, arguments: arguments, environment: environment, apps: apps.keys.sorted()) { configuration in
+            (apps[configuration.app] ?? apps.values.first!)(configuration)
+        }
+    }
+
+    private nonisolated static func main(program: String, arguments: [String], environment: [String: String], apps: [String]?,
+                             make: @escaping AppMaker) -> Never {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp)
+            exit(0)
+        }
+        let source: ConfigurationSource
+        switch loadConfiguration(arguments: arguments, environment: environment, apps: apps) {
+        case .failure(let message):
+            FileHandle.standardError.write(Data((message.description + "\n").utf8))
+            exit(2)
+        case .success(let loaded):
+            source = loaded.source
+            RuntimeLogging.bootstrap(level: loaded.configuration.logLevel)
+            logSource(source, configuration: loaded.configuration)
+            MainActor.assumeIsolated { () -> Never in
+                let runtime = KioskRuntime(configuration: loaded.configuration, source: source, delegate: make(loaded.configuration))
+                do {
+                    try runtime.run()
+                } catch {
+                    FileHandle.standardError.write(Data("\(program): error: \(error)\n".utf8))
+                    exit(2)
+                }
+            }
+        }
+    }
+
+    /// The command line, then the file and the environment under it: the configuration, or every
+    /// problem as the lines to print.
+    public nonisolated static func loadConfiguration(arguments: [String], environment: [String: String],
+                                         apps: [String]?) -> Result<(configuration: KioskConfiguration, source: ConfigurationSource), LoadFailure> {
+        let commandLine: CommandLineSettings
+        switch CommandLineSettings.parse(arguments) {
+        case .failure(let errors): return .failure(LoadFailure(errors.description))
+        case .success(let parsed): commandLine = parsed
+        }
+        let source = ConfigurationSource(commandLine: commandLine, environment: environment, vocabulary: vocabulary(apps: apps))
+        switch source.load() {
+        case .success(let configuration):
+            return .success((configuration, source))
+        case .failure(let errors):
+            var message = errors.description
+            // Only a problem in the file makes the file the thing to check.
+            if errors.problems.contains(where: { $0.file != nil }) {
+                let option = source.commandLine.configPath.map { " --config \($0)" } ?? ""
+                message += "\n\(source.path) is not valid; fix it, then check it with `kiosk check-config\(option)`"
+            }
+            return .failure(LoadFailure(message))
+        }
+    }
+
+    /// Every problem of a configuration, as printed.
+    public struct LoadFailure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The name the program was started as (`kiosk`, `hello-kiosk`).
+    public nonisolated static var programName: String {
+        CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "kiosk"
+    }
+
+    /// Says which file was read (or that none was, and why that is fine), at the start of every run.
+    private nonisolated static func logSource(_ source: ConfigurationSource, configuration: KioskConfiguration) {
+        let log = Logger(label: "kiosk.config")
+        if configuration.path != nil {
+            log.notice("configuration \(source.path) (named by \(source.pathOrigin))")
+        } else {
+            log.notice("no configuration file at \(source.path): running on the defaults")
+        }
+    }
+
+    /// The settings' flags, their values and where else each can be set, for `--help`.
+    public nonisolated static var settingsHelp: String {
+        var lines = ["SETTINGS (the command line wins over KIOSK_* variables, which win over the config file):"]
+        let entries: [(String, String)] = [("--config FILE", "The config file (default: KIOSK_CONFIG, else \(KioskConfiguration.defaultPath)).")]
+            + KioskConfiguration.settings.compactMap { setting in
+                guard let flag = setting.flag else { return nil }
+                var sources: [String] = []
+                if setting.isTopLevelKey { sources.append("key \(setting.key)") }
+                if let variable = setting.environmentVariable { sources.append(variable) }
+                let also = sources.isEmpty ? "" : " [\(sources.joined(separator: ", "))]"
+                return (setting.valueName.map { "\(flag) \($0)" } ?? flag, setting.help + also)
+            }
+        let width = entries.map(\.0.count).max() ?? 0
+        for (spelling, help) in entries {
+            lines.append("  " + spelling.padding(toLength: width + 2, withPad: " ", startingAt: 0) + help)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

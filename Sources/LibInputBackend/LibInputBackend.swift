@@ -1,0 +1,194 @@
+import Dispatch
+import Geometry
+import KioskBackend
+import KioskConfig
+import LibInput
+import Logging
+import XKB
+
+/// The libinput input backend: the devices of the configuration's udev seat, opened through the session,
+/// read in the main queue. Touches, pointer motion and buttons go to the router as they are; keys go
+/// through xkbcommon (`XKB_DEFAULT_*`) first, so the router gets keysyms and text; calibration matrices are
+/// set through libinput's calibration API.
+@MainActor
+public final class LibInputBackend: InputBackend {
+    public nonisolated static let name = "libinput"
+
+    public let router: InputRouter
+    private let seat: String
+    private let session: any DeviceSession
+    private var libinput: LibInput?
+    private var source: (any DispatchSourceRead)?
+    /// The devices present, by libinput's handle, with what the router knows them as.
+    private var devices: [InputDevice: InputDeviceInfo] = [:]
+    private var keyboards: [InputDevice: KeyboardState] = [:]
+    private var keymap: Keymap?
+    /// Device fds opened through the session, to close through it.
+    private var opened: [Int32: OpenedDevice] = [:]
+    private var nextID = 0
+    private let log = Logger(label: "kiosk.input")
+
+    public init(context: BackendContext, router: InputRouter) throws(BackendError) {
+        self.router = router
+        seat = context.configuration.seat
+        session = try context.session()
+        router.backend = self
+    }
+
+    /// Creates the libinput context on the seat and reads what is there.
+    public func start() throws(BackendError) {
+        let input: LibInput
+        do {
+            input = try LibInput(seat: seat, openDevice: { [weak self] path, _ in
+                MainActor.assumeIsolated { self?.open(path) ?? -ENODEV }
+            }, closeDevice: { [weak self] fd in
+                MainActor.assumeIsolated { self?.close(fd) }
+            })
+        } catch {
+            throw .failed(Self.name, "\(error)")
+        }
+        libinput = input
+        let source = DispatchSource.makeReadSource(fileDescriptor: input.fileDescriptor, queue: .main)
+        source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.read() } }
+        source.resume()
+        self.source = source
+        read()
+        if devices.isEmpty { log.info("no input devices on \(seat) (fine for a display-only kiosk)") }
+    }
+
+    public func setCalibration(_ matrix: [Double]?, of info: InputDeviceInfo) throws(BackendError) {
+        guard let device = devices.first(where: { $0.value == info })?.key else { return }
+        do {
+            if let matrix {
+                try device.setCalibrationMatrix(matrix.map { Float($0) })
+            } else if device.hasCalibrationMatrix, device.calibrationMatrix != device.defaultCalibrationMatrix {
+                // No configured matrix (any more): udev's LIBINPUT_CALIBRATION_MATRIX, or none.
+                try device.setCalibrationMatrix(device.defaultCalibrationMatrix)
+            }
+        } catch {
+            throw .failed(Self.name, "\(error)")
+        }
+    }
+
+    /// The session went away: what is down is cancelled, libinput closes its devices.
+    public func pause() {
+        router.cancelAll(reason: "session disabled")
+        libinput?.suspend()
+    }
+
+    public func resume() {
+        do { try libinput?.resume() } catch { log.error("resuming input failed: \(error)") }
+    }
+
+    /// Releases the context, which closes every device through the session.
+    public func stop() {
+        source?.cancel()
+        source = nil
+        libinput = nil
+    }
+
+    // MARK: Devices
+
+    private func open(_ path: String) -> Int32 {
+        do {
+            let device = try session.openDevice(path: path)
+            opened[device.fileDescriptor] = device
+            return device.fileDescriptor
+        } catch {
+            log.warning("cannot open \(path): \(error.reason)")
+            return -EACCES
+        }
+    }
+
+    private func close(_ fd: Int32) {
+        guard let device = opened.removeValue(forKey: fd) else { return }
+        session.closeDevice(device)
+    }
+
+    private func read() {
+        guard let libinput else { return }
+        do { try libinput.dispatch() } catch {
+            log.error("libinput dispatch failed: \(error)")
+            return
+        }
+        for event in libinput.events() { handle(event) }
+    }
+
+    private func handle(_ event: InputEvent) {
+        switch event {
+        case .deviceAdded(let device):
+            added(device)
+        case .deviceRemoved(let device):
+            guard let info = devices.removeValue(forKey: device) else { return }
+            keyboards[device] = nil
+            router.deviceRemoved(info)
+        case let .touchDown(device, slot, _, x, y, _, _, time):
+            guard let info = devices[device] else { return }
+            router.touchDown(info, slot: slot, x: x, y: y, time: time)
+        case let .touchMotion(device, slot, _, x, y, _, _, time):
+            guard let info = devices[device] else { return }
+            router.touchMotion(info, slot: slot, x: x, y: y, time: time)
+        case let .touchUp(device, slot, _, time):
+            guard let info = devices[device] else { return }
+            router.touchUp(info, slot: slot, time: time)
+        case let .touchCancel(device, slot, _, time):
+            guard let info = devices[device] else { return }
+            router.touchCancel(info, slot: slot, time: time)
+        case let .touchFrame(device, time):
+            guard let info = devices[device] else { return }
+            router.touchFrame(info, time: time)
+        case let .keyboardKey(device, key, pressed, time):
+            guard let info = devices[device], let keyboard = keyboards[device] else { return }
+            let (keysym, text) = keyboard.update(evdevKey: key, pressed: pressed)
+            router.key(info, keysym: keysym, text: text, pressed: pressed, time: time)
+        case let .pointerMotion(_, dx, dy, time):
+            router.pointerMotion(dx: dx, dy: dy, time: time)
+        case let .pointerMotionAbsolute(device, x, y, _, _, time):
+            guard let info = devices[device] else { return }
+            router.pointerMotionAbsolute(info, x: x, y: y, time: time)
+        case let .pointerButton(_, button, pressed, time):
+            router.pointerButton(button, pressed: pressed, time: time)
+        case .other:
+            break
+        }
+    }
+
+    private func added(_ device: InputDevice) {
+        nextID += 1
+        let info = Self.info(device, id: nextID)
+        devices[device] = info
+        var detail: String?
+        if device.capabilities.contains(.keyboard) {
+            do {
+                let keymap = try self.keymap ?? Keymap()
+                self.keymap = keymap
+                keyboards[device] = KeyboardState(keymap: keymap)
+                detail = "keymap \(keymap.layoutNames.joined(separator: ", "))"
+            } catch {
+                log.error("\(device.sysname): no keymap: \(error); its keys are ignored")
+            }
+        }
+        router.deviceAdded(info, detail: detail)
+    }
+
+    /// What the router and the mapping policy read of a libinput device: its name, ids, every path udev
+    /// knows it by (devnode, syspath, `ID_PATH`, the `DEVLINKS` such as `/dev/input/by-path/...`),
+    /// properties and size.
+    static func info(_ device: InputDevice, id: Int) -> InputDeviceInfo {
+        let properties = device.udevProperties
+        var paths = [device.devnode, device.syspath, properties["ID_PATH"]].compactMap { $0 }
+        paths += (properties["DEVLINKS"] ?? "").split(separator: " ").map(String.init)
+        var capabilities: InputDeviceInfo.Capabilities = []
+        if device.capabilities.contains(.keyboard) { capabilities.insert(.keyboard) }
+        if device.capabilities.contains(.pointer) { capabilities.insert(.pointer) }
+        if device.capabilities.contains(.touch) { capabilities.insert(.touch) }
+        return InputDeviceInfo(id: id, name: device.name, sysname: device.sysname,
+                               vendorID: UInt16(truncatingIfNeeded: device.vendorID), productID: UInt16(truncatingIfNeeded: device.productID),
+                               capabilities: capabilities, size: device.size.map { Size(width: $0.width, height: $0.height) },
+                               udevProperties: properties, paths: paths)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,37 @@
+import KioskBackend
+import Logging
+import Seat
+
+/// How the kiosk gets its seat: libseat with the backend `LIBSEAT_BACKEND` names, else the first that
+/// works (seatd, logind, builtin). A backend named in `LIBSEAT_BACKEND` must work: a kiosk that asked for
+/// logind and quietly opened devices as root would hide the misconfiguration until the next boot as the
+/// kiosk user. Unnamed, a seat that cannot be had is a warning, and devices are opened directly.
+public enum SeatSessions {
+    /// libseat's backends, as `LIBSEAT_BACKEND` names them.
+    public static let backends = ["seatd", "logind", "builtin", "noop"]
+
+    @MainActor
+    public static func open(seatName: String, environment: [String: String]) throws(BackendError) -> any DeviceSession {
+        let log = Logger(label: "kiosk.seat")
+        // libseat's own lines say what errno cannot ("Could not get primary session for user").
+        Seat.setLogHandler(level: .info) { level, message in
+            let line = Logger.Message(stringLiteral: message)
+            switch level {
+            case .error: Logger(label: "kiosk.seat").error(line)
+            case .info: Logger(label: "kiosk.seat").info(line)
+            default: Logger(label: "kiosk.seat").debug(line)
+            }
+        }
+        let named = environment["LIBSEAT_BACKEND"].flatMap { $0.isEmpty ? nil : $0 }
+        if let named, !backends.contains(named) {
+            throw .failed("seat", "LIBSEAT_BACKEND=\(named) is not a libseat backend; valid: \(backends.joined(separator: ", "))")
+        }
+        do {
+            return try LibSeatSession.open(backend: named)
+        } catch {
+            if named != nil { throw error }
+            log.warning("\(error.reason); opening devices directly (needs root or the video and input groups)")
+            return DirectSession(seatName: seatName)
+        }
+    }
+}

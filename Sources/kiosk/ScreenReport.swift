@@ -1,0 +1,56 @@
+import DRMDisplay
+import KioskRuntime
+
+/// What `kiosk screens` prints: every card and connector with status, every mode (preferred and current
+/// marked), physical size and EDID identity.
+struct ScreenReport {
+    var cards: [DRMCards.Card]
+
+    var text: String {
+        var out = ""
+        for card in cards {
+            out += "\(card.name) (\(card.path)\(card.driver.map { ", \($0)" } ?? ""))\(card.problem.map { ": \($0)" } ?? "")\n"
+            for connector in card.connectors {
+                var line = "  \(connector.name)  \(connector.status)"
+                if connector.widthMillimeters > 0 { line += "  \(connector.widthMillimeters)x\(connector.heightMillimeters) mm" }
+                if let edid = connector.edid { line += "  \(edid.make) \(edid.model)\(edid.serial.map { " serial \($0)" } ?? "")" }
+                if let orientation = connector.panelOrientation { line += "  panel orientation: \(orientation)" }
+                out += line + "\n"
+                for mode in connector.modes {
+                    let marks = [mode.isPreferred ? "preferred" : nil, mode.isCurrent ? "current" : nil].compactMap { $0 }
+                    out += "    \(mode.mode)\(marks.isEmpty ? "" : "  (\(marks.joined(separator: ", ")))")\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// A JSON list of connectors: `card`, `name`, `status`, `modes` (`width`, `height`, `refresh` with three
+    /// decimals, `preferred`, `interlaced`), `current` (a mode or null), `physical_width_mm`,
+    /// `physical_height_mm`, `edid` (`make`, `model`, `serial`) or null, `possible_crtcs`, `panel_orientation`.
+    var json: String {
+        var entries: [String] = []
+        for card in cards {
+            for connector in card.connectors {
+                func mode(_ m: DRMCards.Mode) -> String {
+                    JSONLine([("width", .integer(m.mode.width)), ("height", .integer(m.mode.height)),
+                              ("refresh", .raw(m.mode.refreshSpelling)), ("preferred", .bool(m.isPreferred)),
+                              ("interlaced", .bool(m.mode.isInterlaced))]).text
+                }
+                let edid = connector.edid.map {
+                    JSONLine([("make", .string($0.make)), ("model", .string($0.model)), ("serial", $0.serial.map { .string($0) } ?? .null)]).text
+                }
+                var line = JSONLine([("card", .string(card.name)), ("name", .string(connector.name)), ("status", .string(connector.status))])
+                line.append("modes", .raw("[" + connector.modes.map(mode).joined(separator: ",") + "]"))
+                line.append("current", connector.modes.first(where: \.isCurrent).map { .raw(mode($0)) } ?? .null)
+                line.append("physical_width_mm", .integer(connector.widthMillimeters))
+                line.append("physical_height_mm", .integer(connector.heightMillimeters))
+                line.append("edid", edid.map { .raw($0) } ?? .null)
+                line.append("possible_crtcs", .raw("[" + connector.possibleCRTCs.map(String.init).joined(separator: ",") + "]"))
+                line.append("panel_orientation", connector.panelOrientation.map { .string($0) } ?? .null)
+                entries.append(line.text)
+            }
+        }
+        return "[" + entries.joined(separator: ",\n ") + "]"
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+@testable import KioskBackend
+import KioskConfig
+import KioskKit
+import Testing
+
+/// A window whose root view records each touch call with the touches' locations, on a 1280x800 screen.
+@MainActor
+final class InputBed {
+    let center = NotificationCenter()
+    let app: Application
+    let display = InMemoryDisplayBackend()
+    let clock = ManualClock()
+    let router: InputRouter
+    let input: InMemoryInputBackend
+    let window: Window
+    let view = TouchLog()
+
+    init(configuration: KioskConfiguration = .default, rotation: Rotation = .normal, screens: [String] = ["DSI-1"]) {
+        app = Application.reset(notificationCenter: center)
+        for name in screens {
+            display.connect(name, modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)],
+                            physicalSize: Size(width: 256, height: 160))
+        }
+        display.screen(named: screens[0]).rotation = rotation
+        window = Window(screen: display.screen(named: screens[0]))
+        view.frame = window.bounds
+        window.addSubview(view)
+        window.makeKeyAndVisible()
+        let display = self.display
+        router = InputRouter(application: app, configuration: configuration,
+                             cursor: Cursor(mode: configuration.cursor, schedule: clock.schedule)) { display.screensByName[$0] }
+        input = InMemoryInputBackend(router: router)
+    }
+}
+
+/// Records `"<phase> <x>,<y> ..."` per call, touches sorted by x.
+@MainActor
+final class TouchLog: View {
+    var calls: [String] = []
+    var presses: [String] = []
+
+    private func record(_ phase: String, _ touches: Set<Touch>) {
+        let points = touches.map { $0.location(in: self) }.sorted { $0.x < $1.x }.map { "\(Int($0.x.rounded())),\(Int($0.y.rounded()))" }
+        calls.append("\(phase) " + points.joined(separator: " "))
+    }
+
+    override func touchesBegan(_ touches: Set<Touch>, with event: Event) { record("began", touches) }
+    override func touchesMoved(_ touches: Set<Touch>, with event: Event) { record("moved", touches) }
+    override func touchesEnded(_ touches: Set<Touch>, with event: Event) { record("ended", touches) }
+    override func touchesCancelled(_ touches: Set<Touch>, with event: Event) { record("cancelled", touches) }
+    override func pressesBegan(_ presses: Set<Press>, with event: Event) { self.presses += presses.map { "down \($0.keysym) \($0.text.debugDescription)" } }
+    override func pressesEnded(_ presses: Set<Press>, with event: Event) { self.presses += presses.map { "up \($0.keysym)" } }
+    override var canBecomeFirstResponder: Bool { true }
+}
+
+@MainActor @Suite struct InputRouterTests {
+    /// Two fingers by slot: each frame is one event with every contact; a contact that did not change in a
+    /// frame is stationary (not delivered as moved); a lifted one ends while the other stays.
+    @Test func slotsMakeOneEventPerFrame() {
+        let bed = InputBed()
+        let screen = bed.input.plugTouchscreen()
+        bed.input.frame(screen, down: [(0, 0.25, 0.5)], time: 1_000_000)
+        bed.input.frame(screen, down: [(1, 0.75, 0.5)], time: 1_010_000)
+        bed.input.frame(screen, moved: [(1, 0.75, 0.25)], time: 1_020_000)
+        bed.input.frame(screen, up: [0], time: 1_030_000)
+        bed.input.frame(screen, moved: [(1, 0.5, 0.25)], time: 1_040_000)
+        bed.input.frame(screen, up: [1], time: 1_050_000)
+        #expect(bed.view.calls == ["began 320,400", "began 960,400", "moved 960,200", "ended 320,400", "moved 640,200", "ended 640,200"])
+    }
+
+    /// Two contacts in one frame arrive in one call.
+    @Test func twoFingersInOneFrame() {
+        let bed = InputBed()
+        let screen = bed.input.plugTouchscreen()
+        bed.input.frame(screen, down: [(0, 0.25, 0.5), (1, 0.75, 0.5)], time: 1_000_000)
+        bed.input.frame(screen, up: [0, 1], time: 1_100_000)
+        #expect(bed.view.calls == ["began 320,400 960,400", "ended 320,400 960,400"])
+    }
+
+    /// The kernel's timestamps, in seconds, reach the touches.
+    @Test func kernelTimestamps() {
+        let bed = InputBed()
+        var stamps: [TimeInterval] = []
+        bed.app.touchDeliveryObserver = { stamps.append($0.timestamp) }
+        let screen = bed.input.plugTouchscreen()
+        bed.input.frame(screen, down: [(0, 0.5, 0.5)], time: 12_345_678)
+        #expect(stamps == [12.345678])
+    }
+
+    /// A device unplugged with a finger down: the touch is cancelled, not left hanging; a later device's
+    /// slot 0 is a new touch.
+    @Test func removalCancelsWhatIsDown() {
+        let bed = InputBed()
+        let screen = bed.input.plugTouchscreen()
+        bed.input.frame(screen, down: [(0, 0.5, 0.5)], time: 1_000_000)
+        bed.input.unplug(screen)
+        #expect(bed.view.calls == ["began 640,400", "cancelled 640,400"])
+        let again = bed.input.plugTouchscreen()
+        bed.input.frame(again, down: [(0, 0.25, 0.25)], time: 2_000_000)
+        #expect(bed.view.calls.last == "began 320,200")
+    }
+
+    /// A session switch cancels every touch of every device.
+    @Test func pauseCancelsEverything() {
+        let bed = InputBed()
+        let first = bed.input.plugTouchscreen("One")
+        let second = bed.input.plugTouchscreen("Two")
+        bed.input.frame(first, down: [(0, 0.25, 0.5)], time: 1_000_000)
+        bed.input.frame(second, down: [(0, 0.75, 0.5)], time: 1_000_000)
+        bed.input.pause()
+        #expect(bed.view.calls.filter { $0.hasPrefix("cancelled") } == ["cancelled 320,400 960,400"])
+    }
+
+    /// Touches follow the screen's rotation: on a 90-degree screen the panel's top-right is the logical top-left.
+    @Test func rotationAppliesToTouches() {
+        let bed = InputBed(rotation: .rotated90)
+        let screen = bed.input.plugTouchscreen()
+        bed.input.frame(screen, down: [(0, 0.9, 0.1)], time: 1_000_000)
+        // Panel (1152, 80) of 1280x800; logical 800x1280: x = 80, y = 1280 - 1152 = 128.
+        #expect(bed.view.calls == ["began 80,128"])
+    }
+
+    /// The configuration's rule picks the screen; its calibration is handed to the backend, and a reload
+    /// without it puts the device's own back (nil).
+    @Test func rulesAndCalibration() throws {
+        var configuration = KioskConfiguration()
+        configuration.touch = [TouchConfiguration(match: try TouchConfiguration.Match.parse("Panel*").get(), screen: "DSI-1",
+                                                  calibration: [0, 1, 0, -1, 0, 1])]
+        let bed = InputBed(configuration: configuration, screens: ["DSI-1", "HDMI-A-1"])
+        let panel = bed.input.plugTouchscreen("Panel Touch")
+        #expect(bed.router.decision(for: panel) == TouchMapping.Decision(screen: "DSI-1", reason: "config [[touch]] #1 (name \"Panel*\")"))
+        #expect(bed.input.calibrations.map(\.matrix) == [[0, 1, 0, -1, 0, 1]])
+        bed.router.reconfigure(.default)
+        #expect(bed.input.calibrations.map(\.matrix) == [[0, 1, 0, -1, 0, 1], nil])
+        // Without a rule, two screens and a size matching neither exactly: the main screen.
+        #expect(bed.router.decision(for: panel)?.reason == "physical size within 5% (256x160 mm)")
+    }
+
+    /// `kiosk calibrate`: identity on every touch device, whatever the configuration says.
+    @Test func calibrationOff() throws {
+        var configuration = KioskConfiguration()
+        configuration.touch = [TouchConfiguration(match: .name("*"), screen: "DSI-1", calibration: [0, 1, 0, -1, 0, 1])]
+        let bed = InputBed(configuration: configuration)
+        bed.router.calibrationOff = true
+        bed.input.plugTouchscreen()
+        #expect(bed.input.calibrations.map(\.matrix) == [[1, 0, 0, 0, 1, 0]])
+    }
+
+    /// Keys go to the key window's first responder with their text; control characters are not text.
+    @Test func keysReachTheFirstResponder() {
+        let bed = InputBed()
+        bed.view.becomeFirstResponder()
+        let keyboard = bed.input.plug(InputDeviceInfo(id: 0, name: "Keyboard", sysname: "event0", capabilities: .keyboard))
+        bed.router.key(keyboard, keysym: 0x61, text: "a", pressed: true, time: 1)
+        bed.router.key(keyboard, keysym: 0x61, text: "", pressed: false, time: 2)
+        bed.router.key(keyboard, keysym: 0xff0d, text: "\r", pressed: true, time: 3)
+        #expect(bed.view.presses == ["down 97 \"a\"", "up 97", "down 65293 \"\""])
+    }
+
+    /// The primary button is a touch under the pointer; other buttons do nothing.
+    @Test func mouseButtonIsATouch() {
+        let bed = InputBed()
+        let mouse = bed.input.plug(InputDeviceInfo(id: 0, name: "Mouse", sysname: "event3", capabilities: .pointer))
+        bed.router.pointerMotionAbsolute(mouse, x: 0.5, y: 0.25, time: 1)
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: true, time: 2)
+        bed.router.pointerMotion(dx: 10, dy: 0, time: 3)
+        bed.router.pointerButton(0x111, pressed: true, time: 4)
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: false, time: 5)
+        #expect(bed.view.calls == ["began 640,200", "moved 650,200", "ended 650,200"])
+    }
+}
+
+@MainActor @Suite struct CursorTests {
+    static func bed(_ mode: KioskConfiguration.Cursor) -> InputBed {
+        var configuration = KioskConfiguration()
+        configuration.cursor = mode
+        return InputBed(configuration: configuration)
+    }
+
+    static let mouse = InputDeviceInfo(id: 0, name: "Mouse", sysname: "event3", capabilities: .pointer)
+
+    /// `auto`: shown while the pointer moves, hidden after the idle timeout, shown again by the next motion.
+    @Test func autoHidesAfterTheTimeout() {
+        let bed = Self.bed(.auto)
+        let mouse = bed.input.plug(Self.mouse)
+        bed.router.pointerMotion(dx: 5, dy: 5, time: 1)
+        #expect(bed.router.cursor.isVisible)
+        bed.clock.advance(by: Cursor.idleTimeout - 0.5)
+        bed.router.pointerMotion(dx: 5, dy: 5, time: 2)
+        bed.clock.advance(by: Cursor.idleTimeout - 0.5)
+        #expect(bed.router.cursor.isVisible, "a motion restarts the wait")
+        bed.clock.advance(by: 1)
+        #expect(!bed.router.cursor.isVisible)
+        bed.router.pointerMotion(dx: 5, dy: 5, time: 3)
+        #expect(bed.router.cursor.isVisible)
+        bed.input.unplug(mouse)
+        #expect(!bed.router.cursor.isVisible, "no pointer device, no cursor")
+    }
+
+    /// `always` stays while a pointer device exists; `hidden` never shows.
+    @Test func alwaysAndHidden() {
+        let always = Self.bed(.always)
+        always.input.plug(Self.mouse)
+        always.router.pointerMotion(dx: 1, dy: 1, time: 1)
+        always.clock.advance(by: 60)
+        #expect(always.router.cursor.isVisible)
+        let hidden = Self.bed(.hidden)
+        hidden.input.plug(Self.mouse)
+        hidden.router.pointerMotion(dx: 1, dy: 1, time: 1)
+        #expect(!hidden.router.cursor.isVisible)
+        // A reload changes the mode of the running cursor.
+        var configuration = KioskConfiguration()
+        configuration.cursor = .always
+        hidden.router.reconfigure(configuration)
+        #expect(hidden.router.cursor.isVisible)
+    }
+
+    /// The cursor's window is above every app level, never key and never takes touches.
+    @Test func theCursorNeverTakesTouchesOrTheKey() {
+        let bed = Self.bed(.always)
+        bed.input.plug(Self.mouse)
+        bed.router.pointerMotion(dx: 0, dy: 0, time: 1)
+        let cursor = bed.router.cursor.window!
+        #expect(cursor.windowLevel > .alert && !cursor.canBecomeKey && !cursor.isKeyWindow)
+        // A touch right under the cursor reaches the app's view.
+        let point = cursor.frame.center
+        let screen = bed.input.plugTouchscreen()
+        bed.input.frame(screen, down: [(0, point.x / 1280, point.y / 800)], time: 1_000_000)
+        #expect(bed.view.calls.count == 1)
+    }
+}
