@@ -21,10 +21,12 @@ let package = Package(
     ],
     targets: [
         // Layer 1: C libraries, reached only through the wrappers above them.
-        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1",
-                       providers: [.apt(["libpixman-1-dev"])]),
-        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
-                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(
+            name: "CPixman", pkgConfig: "pixman-1",
+            providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CFBDev"),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
@@ -44,67 +46,89 @@ let package = Package(
         .target(name: "XKB", dependencies: ["CXKBCommon"], swiftSettings: strict),
 
         // Layer 4: the UIKit-style window model, pure Swift on the main actor.
-        .target(name: "KioskKit", dependencies: [
-            "Graphics",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "KioskKit",
+            dependencies: [
+                "Graphics",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
         // The backend protocols (display, input, the seat session) and what every backend shares: the input
         // router, the touch mapping policy, the cursor, the debouncer, the in-memory input twin.
-        .target(name: "KioskBackend", dependencies: [
-            "KioskKit", "KioskConfig",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "KioskBackend",
+            dependencies: [
+                "KioskKit", "KioskConfig",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
         // The seat session through libseat (or devices opened directly), shared by the hardware backends.
-        .target(name: "SeatSession", dependencies: [
-            "KioskBackend", "Seat",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "SeatSession",
+            dependencies: [
+                "KioskBackend", "Seat",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
         // The libinput input backend: devices of the seat, keys through xkbcommon.
-        .target(name: "LibInputBackend", dependencies: [
-            "KioskBackend", "KioskConfig", "LibInput", "XKB",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "LibInputBackend",
+            dependencies: [
+                "KioskBackend", "KioskConfig", "LibInput", "XKB",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
         // Layer 3: display backends.
-        .target(name: "HeadlessDisplay", dependencies: [
-            "KioskKit", "KioskBackend", "KioskConfig",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "HeadlessDisplay",
+            dependencies: [
+                "KioskKit", "KioskBackend", "KioskConfig",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
-        .target(name: "DRMDisplay", dependencies: [
-            "KioskKit", "KioskBackend", "KioskConfig", "DRM", "Udev",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "DRMDisplay",
+            dependencies: [
+                "KioskKit", "KioskBackend", "KioskConfig", "DRM", "Udev",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
-        .target(name: "FBDevDisplay", dependencies: [
-            "KioskKit", "KioskBackend", "KioskConfig", "CFBDev",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "FBDevDisplay",
+            dependencies: [
+                "KioskKit", "KioskBackend", "KioskConfig", "CFBDev",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
         // Layer 5: the config file (TOML) and the runtime: run loop, backend choice, trace, the demo app.
-        .target(name: "KioskConfig", dependencies: [
-            "Geometry",
-            .product(name: "TOMLKit", package: "TOMLKit"),
-        ], swiftSettings: strict),
-        .target(name: "KioskRuntime", dependencies: [
-            "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend", "SeatSession",
-            "SystemdNotify",
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "KioskConfig",
+            dependencies: [
+                "Geometry",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ], swiftSettings: strict),
+        .target(
+            name: "KioskRuntime",
+            dependencies: [
+                "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend",
+                "SeatSession",
+                "SystemdNotify",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
         // Layer 6: the executable.
-        .executableTarget(name: "kiosk", dependencies: [
-            "KioskKit", "KioskRuntime", "KioskConfig", "KioskBackend", "DRMDisplay", "LibInputBackend", "Udev",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .executableTarget(
+            name: "kiosk",
+            dependencies: [
+                "KioskKit", "KioskRuntime", "KioskConfig", "KioskBackend", "DRMDisplay", "LibInputBackend", "Udev",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
 
         // The documented example app (Examples/HelloKiosk): KioskKit with your own delegate.
-        .executableTarget(name: "HelloKiosk", dependencies: ["KioskKit", "KioskRuntime"], path: "Examples/HelloKiosk",
-                          swiftSettings: strict),
+        .executableTarget(
+            name: "HelloKiosk", dependencies: ["KioskKit", "KioskRuntime"], path: "Examples/HelloKiosk",
+            swiftSettings: strict),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
@@ -113,8 +137,9 @@ let package = Package(
         .testTarget(name: "LibInputTests", dependencies: ["LibInput"], swiftSettings: strict),
         .testTarget(name: "XKBTests", dependencies: ["XKB"], swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
-        .testTarget(name: "GraphicsTests", dependencies: ["Graphics"],
-                    resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(
+            name: "GraphicsTests", dependencies: ["Graphics"],
+            resources: [.copy("Fixtures")], swiftSettings: strict),
         // The golden images are read from the source tree (#filePath), where failures write theirs beside them.
         .testTarget(name: "KioskKitTests", dependencies: ["KioskKit"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"], swiftSettings: strict),

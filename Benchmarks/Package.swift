@@ -17,14 +17,17 @@ let package = Package(
     ],
     targets: [
         // pixman itself, for the raw baseline (the kiosk's own CPixman is not a product).
-        .systemLibrary(name: "CPixmanBaseline", path: "Sources/CPixmanBaseline", pkgConfig: "pixman-1",
-                       providers: [.apt(["libpixman-1-dev"])]),
+        .systemLibrary(
+            name: "CPixmanBaseline", path: "Sources/CPixmanBaseline", pkgConfig: "pixman-1",
+            providers: [.apt(["libpixman-1-dev"])]),
 
         // The scenes and baselines, shared by the benchmarks and the profiling driver.
-        .target(name: "CompositionScenes", dependencies: [
-            .product(name: "KioskKit", package: kioskPackage),
-            "CPixmanBaseline",
-        ]),
+        .target(
+            name: "CompositionScenes",
+            dependencies: [
+                .product(name: "KioskKit", package: kioskPackage),
+                "CPixmanBaseline",
+            ]),
 
         // `swift package benchmark` runs this.
         .executableTarget(

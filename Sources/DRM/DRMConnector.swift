@@ -49,9 +49,11 @@ public struct DRMConnector: Sendable, Identifiable {
         ["eDP", "DSI", "LVDS", "DPI"].contains(Self.typeName(type))
     }
 
-    public init(id: DRMConnectorID, type: UInt32, typeIndex: UInt32, status: Status, modes: [DRMModeInfo],
-                physicalWidthMillimeters: Int, physicalHeightMillimeters: Int, encoderID: DRMEncoderID?,
-                possibleCRTCs: [DRMCRTCID], properties: [DRMProperty]) {
+    public init(
+        id: DRMConnectorID, type: UInt32, typeIndex: UInt32, status: Status, modes: [DRMModeInfo],
+        physicalWidthMillimeters: Int, physicalHeightMillimeters: Int, encoderID: DRMEncoderID?,
+        possibleCRTCs: [DRMCRTCID], properties: [DRMProperty]
+    ) {
         self.id = id
         self.type = type
         self.typeIndex = typeIndex

@@ -15,8 +15,10 @@ public final class DRMDumbBuffer {
     public let pixels: UnsafeMutableRawPointer
     private var released = false
 
-    init(device: DRMDevice, width: Int, height: Int, pitch: Int, size: Int, handle: UInt32, framebuffer: DRMFramebufferID,
-         pixels: UnsafeMutableRawPointer) {
+    init(
+        device: DRMDevice, width: Int, height: Int, pitch: Int, size: Int, handle: UInt32, framebuffer: DRMFramebufferID,
+        pixels: UnsafeMutableRawPointer
+    ) {
         self.device = device
         self.width = width
         self.height = height
@@ -46,8 +48,9 @@ extension DRMDevice {
     public func createDumbBuffer(width: Int, height: Int) throws(DRMError) -> DRMDumbBuffer {
         var handle: UInt32 = 0, pitch: UInt32 = 0
         var size: UInt64 = 0
-        try drmCheck(drmModeCreateDumbBuffer(fileDescriptor, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size),
-                     "drmModeCreateDumbBuffer", "\(width)x\(height)")
+        try drmCheck(
+            drmModeCreateDumbBuffer(fileDescriptor, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size),
+            "drmModeCreateDumbBuffer", "\(width)x\(height)")
         var framebuffer: UInt32 = 0
         var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
         var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
@@ -55,10 +58,11 @@ extension DRMDevice {
         let added = withUnsafeMutablePointer(to: &handles) { h in
             withUnsafeMutablePointer(to: &pitches) { p in
                 withUnsafeMutablePointer(to: &offsets) { o in
-                    drmModeAddFB2(fileDescriptor, UInt32(width), UInt32(height), kiosk_drm_format_xrgb8888(),
-                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
-                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &framebuffer, 0)
+                    drmModeAddFB2(
+                        fileDescriptor, UInt32(width), UInt32(height), kiosk_drm_format_xrgb8888(),
+                        UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                        UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                        UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &framebuffer, 0)
                 }
             }
         }
@@ -79,7 +83,8 @@ extension DRMDevice {
         }
         // Start black rather than with whatever the memory held.
         memset(pixels, 0, Int(size))
-        return DRMDumbBuffer(device: self, width: width, height: height, pitch: Int(pitch), size: Int(size), handle: handle,
-                             framebuffer: DRMFramebufferID(rawValue: framebuffer), pixels: pixels)
+        return DRMDumbBuffer(
+            device: self, width: width, height: height, pitch: Int(pitch), size: Int(size), handle: handle,
+            framebuffer: DRMFramebufferID(rawValue: framebuffer), pixels: pixels)
     }
 }

@@ -6,14 +6,17 @@ extension DRMDevice {
 
     /// Shows `framebuffer` on `crtc` with `mode`, driving `connectors`; with no framebuffer and no mode,
     /// turns the CRTC off. Blocks until the mode is set. Calls `drmModeSetCrtc`.
-    public func setCRTC(_ crtc: DRMCRTCID, framebuffer: DRMFramebufferID?, x: UInt32 = 0, y: UInt32 = 0,
-                        connectors: [DRMConnectorID], mode: DRMModeInfo?) throws(DRMError) {
+    public func setCRTC(
+        _ crtc: DRMCRTCID, framebuffer: DRMFramebufferID?, x: UInt32 = 0, y: UInt32 = 0,
+        connectors: [DRMConnectorID], mode: DRMModeInfo?
+    ) throws(DRMError) {
         var ids = connectors.map(\.rawValue)
         var cMode = mode?.cValue ?? drmModeModeInfo()
         let result = ids.withUnsafeMutableBufferPointer { idPointer in
             withUnsafeMutablePointer(to: &cMode) { modePointer in
-                drmModeSetCrtc(fileDescriptor, crtc.rawValue, framebuffer?.rawValue ?? 0, x, y,
-                               idPointer.baseAddress, Int32(idPointer.count), mode == nil ? nil : modePointer)
+                drmModeSetCrtc(
+                    fileDescriptor, crtc.rawValue, framebuffer?.rawValue ?? 0, x, y,
+                    idPointer.baseAddress, Int32(idPointer.count), mode == nil ? nil : modePointer)
             }
         }
         try drmCheck(result, "drmModeSetCrtc", "\(crtc)")
@@ -22,8 +25,9 @@ extension DRMDevice {
     /// Queues `framebuffer` for the next vblank on `crtc`; `handleEvents` reports the completion.
     /// Calls `drmModePageFlip` with `DRM_MODE_PAGE_FLIP_EVENT`.
     public func pageFlip(_ crtc: DRMCRTCID, to framebuffer: DRMFramebufferID) throws(DRMError) {
-        try drmCheck(drmModePageFlip(fileDescriptor, crtc.rawValue, framebuffer.rawValue, kiosk_drm_mode_page_flip_event(), eventUserData),
-                     "drmModePageFlip", "\(crtc)")
+        try drmCheck(
+            drmModePageFlip(fileDescriptor, crtc.rawValue, framebuffer.rawValue, kiosk_drm_mode_page_flip_event(), eventUserData),
+            "drmModePageFlip", "\(crtc)")
     }
 
     // MARK: Atomic modesetting
@@ -32,8 +36,9 @@ extension DRMDevice {
     public func createModeBlob(_ mode: DRMModeInfo) throws(DRMError) -> DRMBlobID {
         var cMode = mode.cValue
         var id: UInt32 = 0
-        try drmCheck(drmModeCreatePropertyBlob(fileDescriptor, &cMode, MemoryLayout<drmModeModeInfo>.size, &id),
-                     "drmModeCreatePropertyBlob", "\(mode)")
+        try drmCheck(
+            drmModeCreatePropertyBlob(fileDescriptor, &cMode, MemoryLayout<drmModeModeInfo>.size, &id),
+            "drmModeCreatePropertyBlob", "\(mode)")
         return DRMBlobID(rawValue: id)
     }
 
@@ -49,8 +54,9 @@ extension DRMDevice {
         if flags.contains(.nonblocking) { raw |= kiosk_drm_mode_atomic_nonblock() }
         if flags.contains(.allowModeset) { raw |= kiosk_drm_mode_atomic_allow_modeset() }
         if flags.contains(.pageFlipEvent) { raw |= kiosk_drm_mode_page_flip_event() }
-        try drmCheck(drmModeAtomicCommit(fileDescriptor, request.pointer, raw, eventUserData),
-                     flags.contains(.testOnly) ? "drmModeAtomicCommit(TEST_ONLY)" : "drmModeAtomicCommit", path)
+        try drmCheck(
+            drmModeAtomicCommit(fileDescriptor, request.pointer, raw, eventUserData),
+            flags.contains(.testOnly) ? "drmModeAtomicCommit(TEST_ONLY)" : "drmModeAtomicCommit", path)
     }
 }
 

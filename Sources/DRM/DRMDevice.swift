@@ -94,11 +94,12 @@ public final class DRMDevice {
         let crtcMask = drmModeConnectorGetPossibleCrtcs(fileDescriptor, pointer)
         let allCRTCs = crtcs ?? (try? resources().crtcs) ?? []
         let possible = allCRTCs.enumerated().filter { crtcMask & (1 << UInt32($0.offset)) != 0 }.map(\.element)
-        return DRMConnector(id: id, type: c.connector_type, typeIndex: c.connector_type_id, status: status, modes: modes,
-                            physicalWidthMillimeters: Int(c.mmWidth), physicalHeightMillimeters: Int(c.mmHeight),
-                            encoderID: c.encoder_id == 0 ? nil : DRMEncoderID(rawValue: c.encoder_id),
-                            possibleCRTCs: possible,
-                            properties: (try? properties(ofObject: id.rawValue, type: kiosk_drm_object_connector())) ?? [])
+        return DRMConnector(
+            id: id, type: c.connector_type, typeIndex: c.connector_type_id, status: status, modes: modes,
+            physicalWidthMillimeters: Int(c.mmWidth), physicalHeightMillimeters: Int(c.mmHeight),
+            encoderID: c.encoder_id == 0 ? nil : DRMEncoderID(rawValue: c.encoder_id),
+            possibleCRTCs: possible,
+            properties: (try? properties(ofObject: id.rawValue, type: kiosk_drm_object_connector())) ?? [])
     }
 
     /// The CRTC an encoder drives now (`drmModeGetEncoder`).
@@ -113,8 +114,9 @@ public final class DRMDevice {
         let pointer = try drmRequire(drmModeGetCrtc(fileDescriptor, id.rawValue), "drmModeGetCrtc", "\(id)")
         defer { drmModeFreeCrtc(pointer) }
         let c = pointer.pointee
-        return DRMCRTCState(id: id, framebuffer: c.buffer_id == 0 ? nil : DRMFramebufferID(rawValue: c.buffer_id),
-                            x: c.x, y: c.y, mode: c.mode_valid != 0 ? DRMModeInfo(c.mode) : nil)
+        return DRMCRTCState(
+            id: id, framebuffer: c.buffer_id == 0 ? nil : DRMFramebufferID(rawValue: c.buffer_id),
+            x: c.x, y: c.y, mode: c.mode_valid != 0 ? DRMModeInfo(c.mode) : nil)
     }
 
     /// The planes (needs `enableAtomic()` or universal planes to list primary planes). Calls
@@ -131,10 +133,12 @@ public final class DRMDevice {
             let mask = plane.pointee.possible_crtcs
             let properties = (try? self.properties(ofObject: id, type: kiosk_drm_object_plane())) ?? []
             let type = properties.first { $0.name == "type" }?.value
-            planes.append(DRMPlane(id: DRMPlaneID(rawValue: id),
-                                   possibleCRTCs: crtcs.enumerated().filter { mask & (1 << UInt32($0.offset)) != 0 }.map(\.element),
-                                   currentCRTC: plane.pointee.crtc_id == 0 ? nil : DRMCRTCID(rawValue: plane.pointee.crtc_id),
-                                   isPrimary: type == UInt64(kiosk_drm_plane_type_primary()), properties: properties))
+            planes.append(
+                DRMPlane(
+                    id: DRMPlaneID(rawValue: id),
+                    possibleCRTCs: crtcs.enumerated().filter { mask & (1 << UInt32($0.offset)) != 0 }.map(\.element),
+                    currentCRTC: plane.pointee.crtc_id == 0 ? nil : DRMCRTCID(rawValue: plane.pointee.crtc_id),
+                    isPrimary: type == UInt64(kiosk_drm_plane_type_primary()), properties: properties))
         }
         return planes
     }
@@ -157,11 +161,12 @@ public final class DRMDevice {
             let name = withUnsafeBytes(of: &nameBytes) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             let kind: DRMProperty.Kind
             if p.flags & kiosk_drm_prop_enum() != 0 {
-                kind = .enumeration((0..<Int(p.count_enums)).map { i in
-                    var e = p.enums[i]
-                    let caseName = withUnsafeBytes(of: &e.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                    return (caseName, e.value)
-                })
+                kind = .enumeration(
+                    (0..<Int(p.count_enums)).map { i in
+                        var e = p.enums[i]
+                        let caseName = withUnsafeBytes(of: &e.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                        return (caseName, e.value)
+                    })
             } else if p.flags & kiosk_drm_prop_blob() != 0 {
                 kind = .blob
             } else if p.flags & kiosk_drm_prop_range() != 0 {
@@ -171,7 +176,8 @@ public final class DRMDevice {
             } else {
                 kind = .other
             }
-            result.append(DRMProperty(id: DRMPropertyID(rawValue: p.prop_id), name: name, value: list.pointee.prop_values[index], kind: kind))
+            result.append(
+                DRMProperty(id: DRMPropertyID(rawValue: p.prop_id), name: name, value: list.pointee.prop_values[index], kind: kind))
         }
         return result
     }
@@ -187,7 +193,8 @@ public final class DRMDevice {
     /// The connector's EDID, parsed, when it has one.
     public func edid(of connector: DRMConnector) -> EDID? {
         guard let property = connector.property(named: "EDID"), property.value != 0,
-              let bytes = try? blob(DRMBlobID(rawValue: UInt32(truncatingIfNeeded: property.value))) else { return nil }
+            let bytes = try? blob(DRMBlobID(rawValue: UInt32(truncatingIfNeeded: property.value)))
+        else { return nil }
         return EDID(bytes: bytes)
     }
 
@@ -201,8 +208,10 @@ public final class DRMDevice {
         context.page_flip_handler2 = { _, sequence, seconds, microseconds, crtc, userData in
             guard let userData else { return }
             let device = Unmanaged<DRMDevice>.fromOpaque(userData).takeUnretainedValue()
-            device.pageFlipHandler?(DRMPageFlipEvent(crtc: DRMCRTCID(rawValue: crtc), sequence: sequence,
-                                                     timestamp: Double(seconds) + Double(microseconds) / 1_000_000))
+            device.pageFlipHandler?(
+                DRMPageFlipEvent(
+                    crtc: DRMCRTCID(rawValue: crtc), sequence: sequence,
+                    timestamp: Double(seconds) + Double(microseconds) / 1_000_000))
         }
         try withoutActuallyEscaping(pageFlip) { (handler) throws(DRMError) in
             pageFlipHandler = handler

@@ -35,7 +35,8 @@ func drmCheck(_ result: Int32, _ operation: @autoclosure () -> String, _ detail:
 
 /// libdrm's getters return NULL and set `errno` on failure.
 @inline(__always)
-func drmRequire<T>(_ pointer: T?, _ operation: @autoclosure () -> String, _ detail: @autoclosure () -> String? = nil) throws(DRMError) -> T {
+func drmRequire<T>(_ pointer: T?, _ operation: @autoclosure () -> String, _ detail: @autoclosure () -> String? = nil) throws(DRMError) -> T
+{
     guard let pointer else {
         throw DRMError(operation: operation(), errno: Glibc.errno == 0 ? ENOENT : Glibc.errno, detail: detail())
     }

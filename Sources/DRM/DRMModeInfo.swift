@@ -12,9 +12,11 @@ public struct DRMModeInfo: Hashable, Sendable, CustomStringConvertible {
     public var type: UInt32
     public var name: String
 
-    public init(clock: UInt32, hdisplay: UInt16, hsyncStart: UInt16, hsyncEnd: UInt16, htotal: UInt16, hskew: UInt16 = 0,
-                vdisplay: UInt16, vsyncStart: UInt16, vsyncEnd: UInt16, vtotal: UInt16, vscan: UInt16 = 0,
-                vrefresh: UInt32 = 0, flags: UInt32 = 0, type: UInt32 = 0, name: String = "") {
+    public init(
+        clock: UInt32, hdisplay: UInt16, hsyncStart: UInt16, hsyncEnd: UInt16, htotal: UInt16, hskew: UInt16 = 0,
+        vdisplay: UInt16, vsyncStart: UInt16, vsyncEnd: UInt16, vtotal: UInt16, vscan: UInt16 = 0,
+        vrefresh: UInt32 = 0, flags: UInt32 = 0, type: UInt32 = 0, name: String = ""
+    ) {
         self.clock = clock
         (self.hdisplay, self.hsyncStart, self.hsyncEnd, self.htotal, self.hskew) = (hdisplay, hsyncStart, hsyncEnd, htotal, hskew)
         (self.vdisplay, self.vsyncStart, self.vsyncEnd, self.vtotal, self.vscan) = (vdisplay, vsyncStart, vsyncEnd, vtotal, vscan)
@@ -52,10 +54,11 @@ public struct DRMModeInfo: Hashable, Sendable, CustomStringConvertible {
         let name = withUnsafeBytes(of: &copy.name) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        self.init(clock: mode.clock, hdisplay: mode.hdisplay, hsyncStart: mode.hsync_start, hsyncEnd: mode.hsync_end,
-                  htotal: mode.htotal, hskew: mode.hskew, vdisplay: mode.vdisplay, vsyncStart: mode.vsync_start,
-                  vsyncEnd: mode.vsync_end, vtotal: mode.vtotal, vscan: mode.vscan, vrefresh: mode.vrefresh,
-                  flags: mode.flags, type: mode.type, name: name)
+        self.init(
+            clock: mode.clock, hdisplay: mode.hdisplay, hsyncStart: mode.hsync_start, hsyncEnd: mode.hsync_end,
+            htotal: mode.htotal, hskew: mode.hskew, vdisplay: mode.vdisplay, vsyncStart: mode.vsync_start,
+            vsyncEnd: mode.vsync_end, vtotal: mode.vtotal, vscan: mode.vscan, vrefresh: mode.vrefresh,
+            flags: mode.flags, type: mode.type, name: name)
     }
 
     var cValue: drmModeModeInfo {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The identity of a display from its EDID: manufacturer, model and serial, so a config can follow a
 /// monitor whichever connector it is on.
 public struct EDID: Hashable, Sendable {
@@ -12,7 +14,8 @@ public struct EDID: Hashable, Sendable {
     /// Parses the 128-byte base block; nil when the header or checksum is wrong.
     public init?(bytes: [UInt8]) {
         guard bytes.count >= 128, bytes[0..<8] == [0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00],
-              bytes[0..<128].reduce(0, { $0 &+ $1 }) == 0 else { return nil }
+            bytes[0..<128].reduce(0, { $0 &+ $1 }) == 0
+        else { return nil }
         // Manufacturer: three 5-bit letters, big endian, 1 = "A".
         let id = UInt16(bytes[8]) << 8 | UInt16(bytes[9])
         let letters = [(id >> 10) & 0x1F, (id >> 5) & 0x1F, id & 0x1F].map { Character(UnicodeScalar(UInt8($0) + 64)) }
@@ -40,5 +43,3 @@ public struct EDID: Hashable, Sendable {
         return text.isEmpty ? nil : text
     }
 }
-
-import Foundation

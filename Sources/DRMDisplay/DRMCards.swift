@@ -86,12 +86,15 @@ public enum DRMCards {
                     if let encoder = connector.encoderID, let crtc = device.crtc(ofEncoder: encoder) {
                         current = try? device.crtcState(crtc).mode
                     }
-                    card.connectors.append(Connector(
-                        name: connector.name, status: connector.status.rawValue,
-                        modes: connector.modes.map { Mode(mode: DisplayMode($0), isPreferred: $0.isPreferred, isCurrent: $0 == current) },
-                        widthMillimeters: connector.physicalWidthMillimeters, heightMillimeters: connector.physicalHeightMillimeters,
-                        edid: device.edid(of: connector).map { ($0.make, $0.model, $0.serial) },
-                        possibleCRTCs: connector.possibleCRTCs.map(\.rawValue), panelOrientation: connector.panelOrientation))
+                    card.connectors.append(
+                        Connector(
+                            name: connector.name, status: connector.status.rawValue,
+                            modes: connector.modes.map {
+                                Mode(mode: DisplayMode($0), isPreferred: $0.isPreferred, isCurrent: $0 == current)
+                            },
+                            widthMillimeters: connector.physicalWidthMillimeters, heightMillimeters: connector.physicalHeightMillimeters,
+                            edid: device.edid(of: connector).map { ($0.make, $0.model, $0.serial) },
+                            possibleCRTCs: connector.possibleCRTCs.map(\.rawValue), panelOrientation: connector.panelOrientation))
                 }
             } catch {
                 card.problem = "\(error)"
@@ -114,5 +117,5 @@ func directoryEntries(_ path: String) -> [String] {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -1,5 +1,5 @@
-import Dispatch
 import DRM
+import Dispatch
 import KioskKit
 
 extension DRMDisplay {

@@ -21,8 +21,10 @@ extension DRMDisplay {
             }
             mode = current
         }
-        let buffers = [try device.createDumbBuffer(width: mode.width, height: mode.height),
-                       try device.createDumbBuffer(width: mode.width, height: mode.height)]
+        let buffers = [
+            try device.createDumbBuffer(width: mode.width, height: mode.height),
+            try device.createDumbBuffer(width: mode.width, height: mode.height),
+        ]
         let output = Output(connector: id, name: connector.name, crtc: crtc, mode: mode, buffers: buffers)
         if usesAtomic {
             let plane = try primaryPlane(for: crtc)
@@ -79,7 +81,8 @@ extension DRMDisplay {
     /// App code set `screen.currentMode`: modeset that output with the matching mode on its CRTC.
     public func apply(_ mode: Screen.Mode, to screen: Screen) throws {
         guard let (id, output) = outputs.first(where: { $0.value.name == screen.name }), let connector = probed[id],
-              let index = connector.modes.firstIndex(where: { DisplayMode($0) == mode }) else {
+            let index = connector.modes.firstIndex(where: { DisplayMode($0) == mode })
+        else {
             throw DRMError(operation: "apply", errno: ENOENT, detail: "\(screen.name) is not lit or does not offer \(mode)")
         }
         try light(connector: id, crtc: output.crtc, modeIndex: index)
@@ -93,8 +96,10 @@ extension DRMDisplay {
         throw DRMError(operation: "primaryPlane", errno: ENOENT, detail: "no free primary plane for \(crtc)")
     }
 
-    private func atomicRequest(lighting output: Output, plane: DRMPlaneID, modeBlob: DRMBlobID,
-                               connector: DRMConnector) throws(DRMError) -> DRMAtomicRequest {
+    private func atomicRequest(
+        lighting output: Output, plane: DRMPlaneID, modeBlob: DRMBlobID,
+        connector: DRMConnector
+    ) throws(DRMError) -> DRMAtomicRequest {
         let request = DRMAtomicRequest()
         let width = UInt64(output.mode.width), height = UInt64(output.mode.height)
         try set(request, connector: connector.id, "CRTC_ID", UInt64(output.crtc.rawValue))
@@ -103,8 +108,10 @@ extension DRMDisplay {
         try set(request, plane: plane, "FB_ID", UInt64(output.buffers[0].framebuffer.rawValue))
         try set(request, plane: plane, "CRTC_ID", UInt64(output.crtc.rawValue))
         // Source coordinates are 16.16 fixed point.
-        for (name, value) in [("SRC_X", 0), ("SRC_Y", 0), ("SRC_W", width << 16), ("SRC_H", height << 16),
-                              ("CRTC_X", 0), ("CRTC_Y", 0), ("CRTC_W", width), ("CRTC_H", height)] as [(String, UInt64)] {
+        for (name, value) in [
+            ("SRC_X", 0), ("SRC_Y", 0), ("SRC_W", width << 16), ("SRC_H", height << 16),
+            ("CRTC_X", 0), ("CRTC_Y", 0), ("CRTC_W", width), ("CRTC_H", height),
+        ] as [(String, UInt64)] {
             try set(request, plane: plane, name, value)
         }
         return request

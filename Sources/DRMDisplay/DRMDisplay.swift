@@ -1,5 +1,5 @@
-import Dispatch
 import DRM
+import Dispatch
 import Foundation
 import Geometry
 import KioskBackend
@@ -85,7 +85,9 @@ public final class DRMDisplay: DisplayBackend {
             self.session = session
             seatDevice = opened
             recordInitialState(resources)
-            log.notice("using \(path): driver \(device.driverName ?? "?"), \(atomic ? "atomic" : "legacy") modesetting, \(resources.connectors.count) connectors, \(resources.crtcs.count) CRTCs")
+            log.notice(
+                "using \(path): driver \(device.driverName ?? "?"), \(atomic ? "atomic" : "legacy") modesetting, \(resources.connectors.count) connectors, \(resources.crtcs.count) CRTCs"
+            )
             return
         }
         let reason = rejections.isEmpty ? "no usable DRM card" : rejections.joined(separator: "; ")
@@ -96,7 +98,8 @@ public final class DRMDisplay: DisplayBackend {
         initialCRTCs = resources.crtcs.compactMap { try? device.crtcState($0) }
         for id in resources.connectors {
             guard let connector = try? device.connector(id), let encoder = connector.encoderID,
-                  let crtc = device.crtc(ofEncoder: encoder) else { continue }
+                let crtc = device.crtc(ofEncoder: encoder)
+            else { continue }
             initialConnectorsOfCRTC[crtc, default: []].append(id)
         }
         if usesAtomic {
@@ -165,7 +168,8 @@ public final class DRMDisplay: DisplayBackend {
             if let output = outputs[connector.id] {
                 current[connector.id] = output.mode
             } else if let encoder = connector.encoderID, let crtc = device.crtc(ofEncoder: encoder),
-                      let mode = try? device.crtcState(crtc).mode {
+                let mode = try? device.crtcState(crtc).mode
+            {
                 // Lit by firmware, the console or a boot splash.
                 current[connector.id] = mode
             }
@@ -216,7 +220,8 @@ public final class DRMDisplay: DisplayBackend {
 
     /// Tells the screen its modes and the mode lit, connecting it when it was not.
     private func present(_ connector: DRMConnector, edid: EDID?, mode: DisplayMode, on screen: Screen, log: Logger) {
-        screen.rotation = configuration.screen(connector: connector.name, edid: edid.map(Self.match)).rotation
+        screen.rotation =
+            configuration.screen(connector: connector.name, edid: edid.map(Self.match)).rotation
             ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
         let modes = connector.modes.map(DisplayMode.init)
         let preferred = connector.preferredModeIndex.map { modes[$0] }
@@ -224,7 +229,8 @@ public final class DRMDisplay: DisplayBackend {
             screen.update(modes: modes, preferredMode: preferred, currentMode: mode)
             return
         }
-        let physical = connector.physicalWidthMillimeters > 0
+        let physical =
+            connector.physicalWidthMillimeters > 0
             ? Size(width: Double(connector.physicalWidthMillimeters), height: Double(connector.physicalHeightMillimeters)) : nil
         let identity = edid.map { " (\($0.make) \($0.model)\($0.serial.map { " \($0)" } ?? ""))" } ?? ""
         log.info("\(connector.name)\(identity): connected, \(mode), rotation \(screen.rotation)")
@@ -331,8 +337,9 @@ public final class DRMDisplay: DisplayBackend {
         for state in initialCRTCs {
             do {
                 if let framebuffer = state.framebuffer, let mode = state.mode {
-                    try device.setCRTC(state.id, framebuffer: framebuffer, x: state.x, y: state.y,
-                                       connectors: initialConnectorsOfCRTC[state.id] ?? [], mode: mode)
+                    try device.setCRTC(
+                        state.id, framebuffer: framebuffer, x: state.x, y: state.y,
+                        connectors: initialConnectorsOfCRTC[state.id] ?? [], mode: mode)
                 } else if outputs.values.contains(where: { $0.crtc == state.id }) {
                     try device.setCRTC(state.id, framebuffer: nil, connectors: [], mode: nil)
                 }

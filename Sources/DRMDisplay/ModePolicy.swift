@@ -1,5 +1,5 @@
-import KioskConfig
 import Geometry
+import KioskConfig
 
 /// The mode policy of the field (weston, wlroots, Qt eglfs): configured > preferred > current > largest.
 /// A pure function so every rule has a table test.
@@ -28,8 +28,10 @@ public enum ModePolicy {
     /// - `current` keeps the lit mode (no modeset); with nothing lit, the defaults apply.
     /// - default (nil or `preferred`): the preferred mode, else the current one, else the largest
     ///   (area, then refresh).
-    public static func choose(_ request: ModeRequest?, offered: [DisplayMode], preferred: Int?, current: DisplayMode?,
-                              connector: String) -> Outcome {
+    public static func choose(
+        _ request: ModeRequest?, offered: [DisplayMode], preferred: Int?, current: DisplayMode?,
+        connector: String
+    ) -> Outcome {
         guard !offered.isEmpty else {
             if request == .off { return Outcome(decision: .off) }
             if request == .current, current != nil { return Outcome(decision: .keepCurrent) }
@@ -45,8 +47,9 @@ public enum ModePolicy {
             let candidates = offered.indices.filter { offered[$0].width == width && offered[$0].height == height }
             guard !candidates.isEmpty else {
                 let list = offered.map(\.description).joined(separator: ", ")
-                return Outcome(decision: fallback(offered: offered, preferred: preferred, current: current),
-                               problem: "\(connector): mode \(request!) is not offered; it offers \(list)")
+                return Outcome(
+                    decision: fallback(offered: offered, preferred: preferred, current: current),
+                    problem: "\(connector): mode \(request!) is not offered; it offers \(list)")
             }
             let best = candidates.min { a, b in
                 let (ma, mb) = (offered[a], offered[b])

@@ -47,19 +47,23 @@ public enum OutputPlanner {
     ///   - lit: the outputs this backend lit, by connector.
     ///   - connectedScreens: names of the screens the window model has connected now.
     ///   - requests: the configured mode per connector name.
-    public static func plan(_ connectors: [DRMConnector], current: [DRMConnectorID: DRMModeInfo], lit: [DRMConnectorID: LitOutput],
-                            connectedScreens: Set<String>, requests: [String: ModeRequest]) -> Plan {
+    public static func plan(
+        _ connectors: [DRMConnector], current: [DRMConnectorID: DRMModeInfo], lit: [DRMConnectorID: LitOutput],
+        connectedScreens: Set<String>, requests: [String: ModeRequest]
+    ) -> Plan {
         var plan = Plan()
         var wanted: [(DRMConnector, ModePolicy.Decision)] = []
         for connector in connectors where connector.status == .connected {
-            let outcome = ModePolicy.choose(requests[connector.name], offered: connector.modes.map(DisplayMode.init),
-                                            preferred: connector.preferredModeIndex,
-                                            current: current[connector.id].map(DisplayMode.init), connector: connector.name)
+            let outcome = ModePolicy.choose(
+                requests[connector.name], offered: connector.modes.map(DisplayMode.init),
+                preferred: connector.preferredModeIndex,
+                current: current[connector.id].map(DisplayMode.init), connector: connector.name)
             if let problem = outcome.problem { plan.problems.append(problem) }
             if outcome.decision != .off { wanted.append((connector, outcome.decision)) }
         }
-        let allocation = CRTCAllocation.allocate(wanted.map { .init(connector: $0.0.id, possibleCRTCs: $0.0.possibleCRTCs) },
-                                                 previous: lit.mapValues(\.crtc))
+        let allocation = CRTCAllocation.allocate(
+            wanted.map { .init(connector: $0.0.id, possibleCRTCs: $0.0.possibleCRTCs) },
+            previous: lit.mapValues(\.crtc))
         for id in allocation.unassigned {
             let name = connectors.first { $0.id == id }?.name ?? "\(id)"
             plan.problems.append("\(name): no CRTC left to drive it (\(allocation.assignments.count) in use); it stays dark")
@@ -95,8 +99,10 @@ public enum OutputPlanner {
                 let why = connector.isLinkStatusBad && isLit ? " (link-status Bad)" : ""
                 plan.decisions.append("\(connector.name): \(was) -> \(target.map { "\($0)" } ?? "current mode") on \(crtc)\(why)")
             }
-            plan.actions.append(connectedScreens.contains(connector.name) ? .updateScreen(name: connector.name)
-                                                                          : .connectScreen(name: connector.name))
+            plan.actions.append(
+                connectedScreens.contains(connector.name)
+                    ? .updateScreen(name: connector.name)
+                    : .connectScreen(name: connector.name))
         }
         // Screens of connectors that are gone or disconnected and were not lit (e.g. their lighting failed).
         let handled = Set(plan.actions.compactMap { if case .disconnectScreen(let name) = $0 { name } else { nil } })

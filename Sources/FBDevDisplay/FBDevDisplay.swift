@@ -75,8 +75,10 @@ public final class FBDevDisplay: DisplayBackend {
         }
         guard variable.bits_per_pixel == 32, variable.red.offset == 16, variable.green.offset == 8, variable.blue.offset == 0 else {
             close(fd)
-            throw FBDevError(operation: "unsupported pixel layout \(variable.bits_per_pixel) bpp, red at \(variable.red.offset), green at \(variable.green.offset), blue at \(variable.blue.offset); supported: 32 bpp XRGB8888",
-                             errno: 0, path: path)
+            throw FBDevError(
+                operation:
+                    "unsupported pixel layout \(variable.bits_per_pixel) bpp, red at \(variable.red.offset), green at \(variable.green.offset), blue at \(variable.blue.offset); supported: 32 bpp XRGB8888",
+                errno: 0, path: path)
         }
         let length = Int(fixed.smem_len)
         guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapped != kiosk_fb_map_failed() else {

@@ -103,17 +103,20 @@ public struct AffineTransform: Hashable, Sendable {
     /// The bounding box of the transformed corners (exact for the quarter turns and mirrors used here).
     public func apply(to rect: Rect) -> Rect {
         if rect.isNull { return rect }
-        let corners = [Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
-                       Point(x: rect.minX, y: rect.maxY), Point(x: rect.maxX, y: rect.maxY)].map(apply(to:))
+        let corners = [
+            Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
+            Point(x: rect.minX, y: rect.maxY), Point(x: rect.maxX, y: rect.maxY),
+        ].map(apply(to:))
         let xs = corners.map(\.x), ys = corners.map(\.y)
         return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
     }
 
     /// `self` first, then `next`.
     public func concatenating(_ next: AffineTransform) -> AffineTransform {
-        AffineTransform(a: a * next.a + b * next.c, b: a * next.b + b * next.d,
-                        c: c * next.a + d * next.c, d: c * next.b + d * next.d,
-                        tx: tx * next.a + ty * next.c + next.tx, ty: tx * next.b + ty * next.d + next.ty)
+        AffineTransform(
+            a: a * next.a + b * next.c, b: a * next.b + b * next.d,
+            c: c * next.a + d * next.c, d: c * next.b + d * next.d,
+            tx: tx * next.a + ty * next.c + next.tx, ty: tx * next.b + ty * next.d + next.ty)
     }
 
     public var determinant: Double { a * d - b * c }
@@ -122,7 +125,8 @@ public struct AffineTransform: Hashable, Sendable {
     public func inverted() -> AffineTransform {
         let det = determinant
         precondition(det != 0, "AffineTransform.inverted: singular transform \(self)")
-        return AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
-                               tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        return AffineTransform(
+            a: d / det, b: -b / det, c: -c / det, d: a / det,
+            tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 }

@@ -33,15 +33,20 @@ extension Bitmap {
     ///
     /// `source` must not be `self` (pixman's result for overlapping source and destination is undefined).
     /// Calls `pixman_image_create_solid_fill`, `pixman_image_set_clip_region32`, `pixman_image_composite32`.
-    public func composite(_ source: Bitmap, operation: CompositeOperation = .over,
-                          sourceOrigin: (x: Int32, y: Int32) = (0, 0), destination: PixelRect,
-                          opacity: Double = 1, clip: Region? = nil) {
-        composite(source, operation: operation, sourceOrigin: sourceOrigin, destination: destination,
-                  opacity: opacity, clip: clip, strategy: .destinationClip)
+    public func composite(
+        _ source: Bitmap, operation: CompositeOperation = .over,
+        sourceOrigin: (x: Int32, y: Int32) = (0, 0), destination: PixelRect,
+        opacity: Double = 1, clip: Region? = nil
+    ) {
+        composite(
+            source, operation: operation, sourceOrigin: sourceOrigin, destination: destination,
+            opacity: opacity, clip: clip, strategy: .destinationClip)
     }
 
-    func composite(_ source: Bitmap, operation: CompositeOperation, sourceOrigin: (x: Int32, y: Int32),
-                   destination: PixelRect, opacity: Double, clip: Region?, strategy: ClipStrategy) {
+    func composite(
+        _ source: Bitmap, operation: CompositeOperation, sourceOrigin: (x: Int32, y: Int32),
+        destination: PixelRect, opacity: Double, clip: Region?, strategy: ClipStrategy
+    ) {
         precondition(source !== self, "Bitmap.composite: source and destination are the same bitmap")
         let maskAlpha = Self.maskAlpha(opacity)
         if operation == .over && maskAlpha < 0x100 { return }  // an 8-bit mask alpha of 0: nothing to draw
@@ -67,9 +72,10 @@ extension Bitmap {
         defer { endDirectWrite() }
 
         func draw(_ r: PixelRect) {
-            pixman_image_composite32(operation.pixmanOp, source.image, mask, image,
-                                     Int32(Int64(r.x) - dx), Int32(Int64(r.y) - dy), 0, 0,
-                                     r.x, r.y, r.width, r.height)
+            pixman_image_composite32(
+                operation.pixmanOp, source.image, mask, image,
+                Int32(Int64(r.x) - dx), Int32(Int64(r.y) - dy), 0, 0,
+                r.x, r.y, r.width, r.height)
         }
         guard let clipRegion else { return draw(area) }
         switch strategy {
@@ -102,8 +108,9 @@ extension Bitmap {
         clipped.withUnsafeRegion { region in
             var count: Int32 = 0
             let boxes = pixman_region32_rectangles(region, &count)
-            pixmanRequire(pixman_image_fill_boxes(operation.pixmanOp, image, &pixmanColor, count, boxes),
-                          "pixman_image_fill_boxes")
+            pixmanRequire(
+                pixman_image_fill_boxes(operation.pixmanOp, image, &pixmanColor, count, boxes),
+                "pixman_image_fill_boxes")
         }
     }
 
@@ -133,36 +140,44 @@ extension Bitmap {
     }
 
     /// `transposeInSwift: false` forces pixman for every rotation, for the exactness test of the Swift path.
-    func copy(from logical: Bitmap, rotation: Rotation, region: Region, strategy: ClipStrategy,
-              transposeInSwift: Bool) {
+    func copy(
+        from logical: Bitmap, rotation: Rotation, region: Region, strategy: ClipStrategy,
+        transposeInSwift: Bool
+    ) {
         precondition(logical !== self, "Bitmap.copy(from:): source and destination are the same bitmap")
         let expected = rotation.swapsAxes ? (logical.height, logical.width) : (logical.width, logical.height)
-        precondition(expected == (width, height),
-                     "Bitmap.copy(from:rotation:): \(width)x\(height) is not \(logical.width)x\(logical.height) "
-                     + "turned by \(rotation)")
+        precondition(
+            expected == (width, height),
+            "Bitmap.copy(from:rotation:): \(width)x\(height) is not \(logical.width)x\(logical.height) "
+                + "turned by \(rotation)")
         let area = region.intersection(bounds)
         if area.isEmpty { return }
         if transposeInSwift, rotation == .flipped90 || rotation == .flipped270,
-           logical.format == format || format == .xrgb8888 {
+            logical.format == format || format == .xrgb8888
+        {
             return copyTransposed(from: logical, rotation: rotation, region: area)
         }
 
         // A private pixman image over the logical pixels, so the transform never leaks into other
         // composites that use `logical.image`.
-        guard let source = pixman_image_create_bits(logical.format.pixmanFormat, Int32(logical.width),
-                                                    Int32(logical.height),
-                                                    logical.data.assumingMemoryBound(to: UInt32.self),
-                                                    Int32(logical.stride))
+        guard
+            let source = pixman_image_create_bits(
+                logical.format.pixmanFormat, Int32(logical.width),
+                Int32(logical.height),
+                logical.data.assumingMemoryBound(to: UInt32.self),
+                Int32(logical.stride))
         else { fatalError("pixman_image_create_bits failed: out of memory") }
         defer { pixman_image_unref(source) }
 
         // physical → logical; the entries are 0, ±1 and whole translations, exact in 16.16 fixed point.
         let t = rotation.logicalToPhysical(logicalSize: logical.size).inverted()
         func fixed(_ v: Double) -> pixman_fixed_t { cpixman_int_to_fixed(Int32(v.rounded())) }
-        var transform = pixman_transform_t(matrix: (
-            (fixed(t.a), fixed(t.c), fixed(t.tx)),
-            (fixed(t.b), fixed(t.d), fixed(t.ty)),
-            (0, 0, cpixman_int_to_fixed(1))))
+        var transform = pixman_transform_t(
+            matrix: (
+                (fixed(t.a), fixed(t.c), fixed(t.tx)),
+                (fixed(t.b), fixed(t.d), fixed(t.ty)),
+                (0, 0, cpixman_int_to_fixed(1))
+            ))
         pixmanRequire(pixman_image_set_transform(source, &transform), "pixman_image_set_transform")
         pixmanRequire(pixman_image_set_filter(source, PIXMAN_FILTER_NEAREST, nil, 0), "pixman_image_set_filter")
 

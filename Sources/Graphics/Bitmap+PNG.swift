@@ -18,10 +18,11 @@ extension Bitmap {
     public convenience init(pngData: [UInt8]) throws {
         let reader = PNGReader(bytes: pngData)
         let png = withExtendedLifetime(reader) {
-            cairo_image_surface_create_from_png_stream({ closure, buffer, length in
-                let reader = Unmanaged<PNGReader>.fromOpaque(closure!).takeUnretainedValue()
-                return reader.read(into: buffer!, count: Int(length))
-            }, Unmanaged.passUnretained(reader).toOpaque())!
+            cairo_image_surface_create_from_png_stream(
+                { closure, buffer, length in
+                    let reader = Unmanaged<PNGReader>.fromOpaque(closure!).takeUnretainedValue()
+                    return reader.read(into: buffer!, count: Int(length))
+                }, Unmanaged.passUnretained(reader).toOpaque())!
         }
         defer { cairo_surface_destroy(png) }
         try cairoCheck(cairo_surface_status(png), "cairo_image_surface_create_from_png_stream")
@@ -40,11 +41,13 @@ extension Bitmap {
         cairo_surface_flush(surface)
         let writer = PNGWriter()
         let status = withExtendedLifetime(writer) {
-            cairo_surface_write_to_png_stream(surface, { closure, bytes, length in
-                let writer = Unmanaged<PNGWriter>.fromOpaque(closure!).takeUnretainedValue()
-                writer.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(writer).toOpaque())
+            cairo_surface_write_to_png_stream(
+                surface,
+                { closure, bytes, length in
+                    let writer = Unmanaged<PNGWriter>.fromOpaque(closure!).takeUnretainedValue()
+                    writer.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(length)))
+                    return CAIRO_STATUS_SUCCESS
+                }, Unmanaged.passUnretained(writer).toOpaque())
         }
         try cairoCheck(status, "cairo_surface_write_to_png_stream")
         return writer.bytes
@@ -54,8 +57,9 @@ extension Bitmap {
     /// Same layout: row copies. Another layout (A8 for grey PNGs...): cairo converts with a SOURCE paint.
     private convenience init(copying png: OpaquePointer) {
         let pngFormat = cairo_image_surface_get_format(png)
-        self.init(width: Int(cairo_image_surface_get_width(png)), height: Int(cairo_image_surface_get_height(png)),
-                  format: pngFormat == CAIRO_FORMAT_RGB24 ? .xrgb8888 : .argb32Premultiplied)
+        self.init(
+            width: Int(cairo_image_surface_get_width(png)), height: Int(cairo_image_surface_get_height(png)),
+            format: pngFormat == CAIRO_FORMAT_RGB24 ? .xrgb8888 : .argb32Premultiplied)
         cairo_surface_flush(png)
         if pngFormat == format.cairoFormat, let source = cairo_image_surface_get_data(png) {
             let sourceStride = Int(cairo_image_surface_get_stride(png))

@@ -31,8 +31,9 @@ public final class Bitmap: CustomStringConvertible {
     /// for image surfaces; anything else is a programmer error.
     /// Calls `cairo_format_stride_for_width`, `cairo_image_surface_create_for_data` and `pixman_image_create_bits`.
     public convenience init(width: Int, height: Int, format: PixelFormat = .argb32Premultiplied) {
-        precondition((0...32767).contains(width) && (0...32767).contains(height),
-                     "Bitmap(width: \(width), height: \(height)): size outside 0...32767")
+        precondition(
+            (0...32767).contains(width) && (0...32767).contains(height),
+            "Bitmap(width: \(width), height: \(height)): size outside 0...32767")
         let stride = Int(cairo_format_stride_for_width(format.cairoFormat, Int32(width)))
         precondition(stride >= 0, "cairo_format_stride_for_width(\(width)) failed")
         let byteCount = max(stride * height, 1)
@@ -46,27 +47,33 @@ public final class Bitmap: CustomStringConvertible {
     /// bitmap's whole life. Write-combined scanout memory is slow to read: use such a bitmap only as the
     /// destination of `.source` copies (`copy(from:rotation:region:)`).
     public convenience init(wrapping memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat) {
-        precondition((0...32767).contains(width) && (0...32767).contains(height) && stride >= width * 4 && stride % 4 == 0,
-                     "Bitmap(wrapping:) \(width)x\(height) stride \(stride): invalid geometry")
+        precondition(
+            (0...32767).contains(width) && (0...32767).contains(height) && stride >= width * 4 && stride % 4 == 0,
+            "Bitmap(wrapping:) \(width)x\(height) stride \(stride): invalid geometry")
         self.init(memory: memory, width: width, height: height, stride: stride, format: format, ownsMemory: false)
     }
 
     /// Wraps `memory` for cairo and pixman; when `ownsMemory`, the cairo surface frees it when cairo lets go.
     /// Calls `cairo_image_surface_create_for_data`, `cairo_surface_set_user_data` and `pixman_image_create_bits`.
     private init(memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat, ownsMemory: Bool) {
-        let surface = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self),
-                                                          format.cairoFormat, Int32(width), Int32(height),
-                                                          Int32(stride))!
+        let surface = cairo_image_surface_create_for_data(
+            memory.assumingMemoryBound(to: UInt8.self),
+            format.cairoFormat, Int32(width), Int32(height),
+            Int32(stride))!
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
-              !ownsMemory || cairo_surface_set_user_data(surface, bitmapMemoryKey, memory, { $0?.deallocate() })
-                == CAIRO_STATUS_SUCCESS
+            !ownsMemory
+                || cairo_surface_set_user_data(surface, bitmapMemoryKey, memory, { $0?.deallocate() })
+                    == CAIRO_STATUS_SUCCESS
         else {
             if ownsMemory { memory.deallocate() }
-            fatalError("cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)): "
-                       + String(cString: cairo_status_to_string(cairo_surface_status(surface))))
+            fatalError(
+                "cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)): "
+                    + String(cString: cairo_status_to_string(cairo_surface_status(surface))))
         }
-        guard let image = pixman_image_create_bits(format.pixmanFormat, Int32(width), Int32(height),
-                                                   memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        guard
+            let image = pixman_image_create_bits(
+                format.pixmanFormat, Int32(width), Int32(height),
+                memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
         else {
             cairo_surface_destroy(surface)
             fatalError("pixman_image_create_bits(\(width)x\(height)) failed: out of memory")
@@ -101,8 +108,9 @@ public final class Bitmap: CustomStringConvertible {
     /// stored there (0 after `init`, often 0xff or a computed alpha after drawing): mask it off.
     /// Calls `cairo_surface_flush` first so pending cairo drawing is visible.
     public func pixel(x: Int, y: Int) -> UInt32 {
-        precondition(x >= 0 && x < width && y >= 0 && y < height,
-                     "Bitmap.pixel(x: \(x), y: \(y)) outside \(width)x\(height)")
+        precondition(
+            x >= 0 && x < width && y >= 0 && y < height,
+            "Bitmap.pixel(x: \(x), y: \(y)) outside \(width)x\(height)")
         cairo_surface_flush(surface)
         return data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
     }

@@ -19,8 +19,9 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// A colour from a `0xRRGGBB` literal, as designers write them.
     public init(rgb: UInt32, alpha: Double = 1) {
-        self.init(red: Double((rgb >> 16) & 0xFF) / 255, green: Double((rgb >> 8) & 0xFF) / 255,
-                  blue: Double(rgb & 0xFF) / 255, alpha: alpha)
+        self.init(
+            red: Double((rgb >> 16) & 0xFF) / 255, green: Double((rgb >> 8) & 0xFF) / 255,
+            blue: Double(rgb & 0xFF) / 255, alpha: alpha)
     }
 
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)

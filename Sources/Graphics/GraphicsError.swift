@@ -38,8 +38,9 @@ public struct GraphicsError: Error, CustomStringConvertible {
 
     /// A failed cairo call; the text comes from `cairo_status_to_string`.
     static func cairo(_ operation: String, _ status: cairo_status_t, path: String? = nil) -> GraphicsError {
-        GraphicsError(code: .cairo(status.rawValue), operation: operation,
-                      status: String(cString: cairo_status_to_string(status)), path: path)
+        GraphicsError(
+            code: .cairo(status.rawValue), operation: operation,
+            status: String(cString: cairo_status_to_string(status)), path: path)
     }
 }
 

@@ -1,8 +1,9 @@
 import CPangoCairo
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The `PangoContext` text is laid out with, one per thread.

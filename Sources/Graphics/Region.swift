@@ -20,8 +20,9 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         if !rect.isEmpty {
             pixman_region32_fini(storage.region)
             let box = rect.box
-            pixman_region32_init_rect(storage.region, box.x1, box.y1, UInt32(box.x2 - box.x1),
-                                      UInt32(box.y2 - box.y1))
+            pixman_region32_init_rect(
+                storage.region, box.x1, box.y1, UInt32(box.x2 - box.x1),
+                UInt32(box.y2 - box.y1))
         }
     }
 
@@ -32,8 +33,9 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         let boxes = rects.filter { !$0.isEmpty }.map(\.box)
         if boxes.isEmpty { return }
         pixman_region32_fini(storage.region)
-        pixmanRequire(pixman_region32_init_rects(storage.region, boxes, Int32(boxes.count)),
-                      "pixman_region32_init_rects")
+        pixmanRequire(
+            pixman_region32_init_rects(storage.region, boxes, Int32(boxes.count)),
+            "pixman_region32_init_rects")
     }
 
     /// Calls `pixman_region32_not_empty`.
@@ -76,8 +78,9 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     /// Calls `pixman_region32_union`.
     public mutating func formUnion(_ other: Region) {
         makeUnique()
-        pixmanRequire(pixman_region32_union(storage.region, storage.region, other.storage.region),
-                      "pixman_region32_union")
+        pixmanRequire(
+            pixman_region32_union(storage.region, storage.region, other.storage.region),
+            "pixman_region32_union")
     }
 
     /// Calls `pixman_region32_union_rect`.
@@ -85,9 +88,11 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         if rect.isEmpty { return }
         makeUnique()
         let box = rect.box
-        pixmanRequire(pixman_region32_union_rect(storage.region, storage.region, box.x1, box.y1,
-                                                 UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1)),
-                      "pixman_region32_union_rect")
+        pixmanRequire(
+            pixman_region32_union_rect(
+                storage.region, storage.region, box.x1, box.y1,
+                UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1)),
+            "pixman_region32_union_rect")
     }
 
     public func union(_ other: Region) -> Region {
@@ -105,8 +110,9 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     /// Calls `pixman_region32_intersect`.
     public func intersection(_ other: Region) -> Region {
         let result = Region()
-        pixmanRequire(pixman_region32_intersect(result.storage.region, storage.region, other.storage.region),
-                      "pixman_region32_intersect")
+        pixmanRequire(
+            pixman_region32_intersect(result.storage.region, storage.region, other.storage.region),
+            "pixman_region32_intersect")
         return result
     }
 
@@ -115,17 +121,20 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
         if rect.isEmpty { return Region() }
         let result = Region()
         let box = rect.box
-        pixmanRequire(pixman_region32_intersect_rect(result.storage.region, storage.region, box.x1, box.y1,
-                                                     UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1)),
-                      "pixman_region32_intersect_rect")
+        pixmanRequire(
+            pixman_region32_intersect_rect(
+                result.storage.region, storage.region, box.x1, box.y1,
+                UInt32(box.x2 - box.x1), UInt32(box.y2 - box.y1)),
+            "pixman_region32_intersect_rect")
         return result
     }
 
     /// The pixels of `self` that are not in `other`. Calls `pixman_region32_subtract`.
     public func subtracting(_ other: Region) -> Region {
         let result = Region()
-        pixmanRequire(pixman_region32_subtract(result.storage.region, storage.region, other.storage.region),
-                      "pixman_region32_subtract")
+        pixmanRequire(
+            pixman_region32_subtract(result.storage.region, storage.region, other.storage.region),
+            "pixman_region32_subtract")
         return result
     }
 

@@ -64,8 +64,10 @@ public final class TextLayout {
     /// Lays `text` out. Calls `pango_layout_new` on this thread's context, `pango_layout_set_text`,
     /// `pango_layout_set_width`, `pango_layout_set_wrap`, `pango_layout_set_ellipsize`,
     /// `pango_layout_set_height`, `pango_layout_set_alignment` and `pango_layout_get_extents`.
-    public init(text: String, font: Font, color: Color = .black, alignment: TextAlignment = .natural,
-                lineBreakMode: LineBreakMode = .wordWrap, width: Double? = nil, maxLines: Int = 0) {
+    public init(
+        text: String, font: Font, color: Color = .black, alignment: TextAlignment = .natural,
+        lineBreakMode: LineBreakMode = .wordWrap, width: Double? = nil, maxLines: Int = 0
+    ) {
         precondition(maxLines >= 0, "TextLayout: maxLines \(maxLines) is negative")
         self.text = text
         self.font = font
@@ -114,15 +116,17 @@ public final class TextLayout {
         var clip: Rect?
         if maxLines > 0 && totalLines > maxLines {
             logical = Self.extentsOfLines(layout, count: maxLines)
-            clip = Rect(x: -Self.unboundedClip / 2, y: 0, width: Self.unboundedClip,
-                        height: Double(logical.y + logical.height) / Double(PANGO_SCALE))
+            clip = Rect(
+                x: -Self.unboundedClip / 2, y: 0, width: Self.unboundedClip,
+                height: Double(logical.y + logical.height) / Double(PANGO_SCALE))
             lineCount = maxLines
         } else {
             pango_layout_get_extents(layout, nil, &logical)
             lineCount = totalLines
         }
-        var size = Size(width: Double(logical.width) / Double(PANGO_SCALE),
-                        height: Double(logical.y + logical.height) / Double(PANGO_SCALE))
+        var size = Size(
+            width: Double(logical.width) / Double(PANGO_SCALE),
+            height: Double(logical.y + logical.height) / Double(PANGO_SCALE))
         if lineBreakMode == .clipping, let width {
             let limit = max(width, 0)
             size.width = min(size.width, limit)
@@ -158,10 +162,11 @@ public final class TextLayout {
         case .center: pangoAlignment = PANGO_ALIGN_CENTER
         case .left, .right:
             let firstLine = pango_layout_get_line_readonly(layout, 0)
-            let rtl = firstLine.map { line in
-                let direction = pango_layout_line_get_resolved_direction(line)
-                return direction == PANGO_DIRECTION_RTL || direction == PANGO_DIRECTION_WEAK_RTL
-            } ?? false
+            let rtl =
+                firstLine.map { line in
+                    let direction = pango_layout_line_get_resolved_direction(line)
+                    return direction == PANGO_DIRECTION_RTL || direction == PANGO_DIRECTION_WEAK_RTL
+                } ?? false
             pangoAlignment = (alignment == .left) != rtl ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
         }
         pango_layout_set_alignment(layout, pangoAlignment)

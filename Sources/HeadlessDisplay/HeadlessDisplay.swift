@@ -60,8 +60,10 @@ public final class HeadlessDisplay: DisplayBackend {
     }
 
     /// Screens from `configuration` without a runtime; `snapshotDirectory` nil writes no PNG.
-    public init(configuration: KioskConfiguration, application: Application = .shared, snapshotDirectory: String?,
-                writesEveryFrame: Bool = true) {
+    public init(
+        configuration: KioskConfiguration, application: Application = .shared, snapshotDirectory: String?,
+        writesEveryFrame: Bool = true
+    ) {
         self.configuration = configuration
         self.application = application
         self.snapshotDirectory = snapshotDirectory
@@ -77,7 +79,9 @@ public final class HeadlessDisplay: DisplayBackend {
         apply(log: log)
         for output in outputs where output.screen.isConnected {
             let mode = output.screen.currentMode.map { "\($0)" } ?? "off"
-            log.info("screen \(output.spec.name): \(mode), rotation \(output.screen.rotation), snapshots in \(snapshotPath(of: output.screen) ?? "-")")
+            log.info(
+                "screen \(output.spec.name): \(mode), rotation \(output.screen.rotation), snapshots in \(snapshotPath(of: output.screen) ?? "-")"
+            )
         }
     }
 
@@ -103,7 +107,9 @@ public final class HeadlessDisplay: DisplayBackend {
                 }
                 continue
             case let .size(width, height, refresh)?:
-                mode = width == spec.mode.width && height == spec.mode.height && refresh == nil ? spec.mode
+                mode =
+                    width == spec.mode.width && height == spec.mode.height && refresh == nil
+                    ? spec.mode
                     : DisplayMode(width: width, height: height, refreshRate: refresh ?? spec.mode.refreshRate)
             case .preferred?, .current?, nil:
                 mode = spec.mode

@@ -10,8 +10,10 @@ public final class BackendContext {
     private let openSession: @MainActor () throws(BackendError) -> any DeviceSession
     private var openedSession: (any DeviceSession)?
 
-    public init(configuration: KioskConfiguration, application: Application,
-                openSession: @escaping @MainActor () throws(BackendError) -> any DeviceSession) {
+    public init(
+        configuration: KioskConfiguration, application: Application,
+        openSession: @escaping @MainActor () throws(BackendError) -> any DeviceSession
+    ) {
         self.configuration = configuration
         self.application = application
         self.openSession = openSession

@@ -69,10 +69,14 @@ public final class InMemoryInputBackend: InputBackend {
 
     /// A touchscreen named `name` with `size` in millimetres.
     @discardableResult
-    public func plugTouchscreen(_ name: String = "Test Touchscreen", size: Size? = Size(width: 256, height: 160),
-                                udev: [String: String] = [:]) -> InputDeviceInfo {
-        plug(InputDeviceInfo(id: 0, name: name, sysname: "event\(nextID + 10)", capabilities: .touch, size: size,
-                             udevProperties: ["ID_INPUT_TOUCHSCREEN": "1"].merging(udev) { $1 }))
+    public func plugTouchscreen(
+        _ name: String = "Test Touchscreen", size: Size? = Size(width: 256, height: 160),
+        udev: [String: String] = [:]
+    ) -> InputDeviceInfo {
+        plug(
+            InputDeviceInfo(
+                id: 0, name: name, sysname: "event\(nextID + 10)", capabilities: .touch, size: size,
+                udevProperties: ["ID_INPUT_TOUCHSCREEN": "1"].merging(udev) { $1 }))
     }
 
     /// Unplugs a device: what it still has down is cancelled (libinput sends the cancels first, as here).
@@ -83,8 +87,10 @@ public final class InMemoryInputBackend: InputBackend {
 
     /// One evdev frame of contacts: each `(slot, x, y)` down or moved (normalized 0...1), each slot in `up`
     /// lifted, then the frame.
-    public func frame(_ device: InputDeviceInfo, down: [(slot: Int32, x: Double, y: Double)] = [],
-                      moved: [(slot: Int32, x: Double, y: Double)] = [], up: [Int32] = [], time: UInt64) {
+    public func frame(
+        _ device: InputDeviceInfo, down: [(slot: Int32, x: Double, y: Double)] = [],
+        moved: [(slot: Int32, x: Double, y: Double)] = [], up: [Int32] = [], time: UInt64
+    ) {
         for contact in down { router.touchDown(device, slot: contact.slot, x: contact.x, y: contact.y, time: time) }
         for contact in moved { router.touchMotion(device, slot: contact.slot, x: contact.x, y: contact.y, time: time) }
         for slot in up { router.touchUp(device, slot: slot, time: time) }

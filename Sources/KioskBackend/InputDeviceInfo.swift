@@ -33,8 +33,10 @@ public struct InputDeviceInfo: Hashable, Sendable, CustomStringConvertible {
     /// Every path that names it: devnode, syspath, `ID_PATH`, udev's `DEVLINKS`.
     public var paths: [String]
 
-    public init(id: Int, name: String, sysname: String, vendorID: UInt16 = 0, productID: UInt16 = 0, capabilities: Capabilities,
-                size: Size? = nil, udevProperties: [String: String] = [:], paths: [String] = []) {
+    public init(
+        id: Int, name: String, sysname: String, vendorID: UInt16 = 0, productID: UInt16 = 0, capabilities: Capabilities,
+        size: Size? = nil, udevProperties: [String: String] = [:], paths: [String] = []
+    ) {
         self.id = id
         self.name = name
         self.sysname = sysname

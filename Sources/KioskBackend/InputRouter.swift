@@ -39,8 +39,10 @@ public final class InputRouter {
     private var pointerTouch: Touch?
     private let log = Logger(label: "kiosk.input")
 
-    public init(application: Application, configuration: KioskConfiguration, cursor: Cursor? = nil,
-                screenNamed: @escaping ScreenLookup) {
+    public init(
+        application: Application, configuration: KioskConfiguration, cursor: Cursor? = nil,
+        screenNamed: @escaping ScreenLookup
+    ) {
         self.application = application
         rules = configuration.touch
         self.cursor = cursor ?? Cursor(mode: configuration.cursor)
@@ -213,8 +215,9 @@ public final class InputRouter {
     public func pointerMotion(dx: Double, dy: Double, time: UInt64) {
         let current = pointer ?? (Screen.main, Screen.main.bounds.center)
         let bounds = current.screen.bounds
-        let moved = Point(x: min(max(current.location.x + dx, bounds.minX), max(bounds.maxX - 1, 0)),
-                          y: min(max(current.location.y + dy, bounds.minY), max(bounds.maxY - 1, 0)))
+        let moved = Point(
+            x: min(max(current.location.x + dx, bounds.minX), max(bounds.maxX - 1, 0)),
+            y: min(max(current.location.y + dy, bounds.minY), max(bounds.maxY - 1, 0)))
         movePointer(to: moved, on: current.screen, time: time)
     }
 

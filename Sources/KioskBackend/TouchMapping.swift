@@ -52,7 +52,8 @@ public enum TouchMapping {
             return Decision(screen: panel.name, reason: "integrated touchscreen on the built-in panel")
         }
         if let size = device.size, size.width > 0, size.height > 0,
-           let screen = screens.first(where: { $0.physicalSize.map { within5Percent(size, $0) } ?? false }) {
+            let screen = screens.first(where: { $0.physicalSize.map { within5Percent(size, $0) } ?? false })
+        {
             return Decision(screen: screen.name, reason: "physical size within 5% (\(size.description) mm)")
         }
         let main = screens.first(where: \.isMain) ?? screens[0]

@@ -30,8 +30,10 @@ public struct CommandLineSettings: Sendable, Equatable {
             let argument = arguments[index]
             index += 1
             guard argument.hasPrefix("--"), argument.count > 2 else {
-                problems.append(.commandLine(nil, "unexpected argument \(ConfigKeyPath.quote(argument))",
-                                             valid: "options of the form --name VALUE"))
+                problems.append(
+                    .commandLine(
+                        nil, "unexpected argument \(ConfigKeyPath.quote(argument))",
+                        valid: "options of the form --name VALUE"))
                 continue
             }
             let (flag, inline) = split(argument)
@@ -88,9 +90,13 @@ public struct CommandLineSettings: Sendable, Equatable {
         for value in values {
             guard let setting = KioskConfiguration.settings.first(where: { $0.key == value.key }) else { continue }
             if started.insert(setting.key).inserted { setting.reset?(&configuration) }
-            if let problem = setting.apply(value.text, to: &configuration, vocabulary: vocabulary) ?? configuration.referenceProblem(setting) {
-                problems.append(.commandLine("\(value.flag) \(value.text)", key: setting.key, problem.message,
-                                             valid: problem.validText(for: setting, vocabulary: vocabulary)))
+            if let problem = setting.apply(value.text, to: &configuration, vocabulary: vocabulary)
+                ?? configuration.referenceProblem(setting)
+            {
+                problems.append(
+                    .commandLine(
+                        "\(value.flag) \(value.text)", key: setting.key, problem.message,
+                        valid: problem.validText(for: setting, vocabulary: vocabulary)))
             }
         }
         return problems

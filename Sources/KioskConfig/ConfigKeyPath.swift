@@ -49,7 +49,8 @@ struct ConfigKeyPath: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
     static func isBareKeyByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
         default: false
         }
     }
@@ -80,7 +81,10 @@ struct ConfigKeyPath: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         var out = "\""
         var count = 0
         for scalar in text.unicodeScalars {
-            if count == limit { out += "…"; break }
+            if count == limit {
+                out += "…"
+                break
+            }
             count += 1
             switch scalar {
             case "\"": out += "\\\""

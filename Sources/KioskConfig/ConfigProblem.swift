@@ -109,16 +109,20 @@ extension ConfigProblem {
     static func unknownKey(_ key: String, in table: ConfigKeyPath, valid: [String], _ origin: Origin) -> ConfigProblem {
         let spelled = ConfigKeyPath.quote(key)
         if let suggestion = Suggestion.closest(to: key, among: valid) {
-            return ConfigProblem(.unknownKey, origin, keyPath: table.description,
-                                 message: "unknown key \(spelled); did you mean \(ConfigKeyPath.quote(suggestion))?")
+            return ConfigProblem(
+                .unknownKey, origin, keyPath: table.description,
+                message: "unknown key \(spelled); did you mean \(ConfigKeyPath.quote(suggestion))?")
         }
-        return ConfigProblem(.unknownKey, origin, keyPath: table.description, message: "unknown key \(spelled)",
-                             valid: valid.joined(separator: ", "))
+        return ConfigProblem(
+            .unknownKey, origin, keyPath: table.description, message: "unknown key \(spelled)",
+            valid: valid.joined(separator: ", "))
     }
 
     /// `hotplug-debounce-ms must be an integer, not a string`.
-    static func wrongType(_ path: ConfigKeyPath, expected: String, found: String, valid: String? = nil,
-                          _ origin: Origin) -> ConfigProblem {
+    static func wrongType(
+        _ path: ConfigKeyPath, expected: String, found: String, valid: String? = nil,
+        _ origin: Origin
+    ) -> ConfigProblem {
         ConfigProblem(.wrongType, origin, keyPath: path.description, message: "must be \(expected), not \(found)", valid: valid)
     }
 
@@ -132,8 +136,9 @@ extension ConfigProblem {
 
     /// `environment KIOSK_CURSOR: "sometimes" is not valid; valid: auto, hidden, always`.
     static func environment(_ variable: String, key: String, value: String, valid: String) -> ConfigProblem {
-        ConfigProblem(.invalidValue, .environment(variable: variable), keyPath: key,
-                      message: "\(ConfigKeyPath.quote(value)) is not valid", valid: valid)
+        ConfigProblem(
+            .invalidValue, .environment(variable: variable), keyPath: key,
+            message: "\(ConfigKeyPath.quote(value)) is not valid", valid: valid)
     }
 
     /// `command line --cursor: "sometimes" is not valid; valid: auto, hidden, always`.

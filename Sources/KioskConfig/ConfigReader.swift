@@ -41,8 +41,10 @@ struct ConfigReader {
 
     mutating func read(_ root: TOMLTable) -> KioskConfiguration {
         for (line, column) in map.nulEscapes {
-            report(.invalidValue([], "\\u0000 (NUL) in a string or key is not supported: the text would be cut there",
-                                 valid: nil, .file(path: path, line: line, column: column)))
+            report(
+                .invalidValue(
+                    [], "\\u0000 (NUL) in a string or key is not supported: the text would be cut there",
+                    valid: nil, .file(path: path, line: line, column: column)))
         }
         var configuration = KioskConfiguration()
         configuration.path = path
@@ -53,7 +55,8 @@ struct ConfigReader {
             let keyPath = ConfigKeyPath([.key(key)])
             if let setting = KioskConfiguration.setting(key: key) {
                 if readSetting(setting, value, at: keyPath, into: &configuration), setting.key == "primary",
-                   let name = configuration.primary {
+                    let name = configuration.primary
+                {
                     topPrimary = (name, keyPath)
                 }
                 continue
@@ -81,8 +84,10 @@ struct ConfigReader {
 
     /// A top-level setting, in the form its declaration says (`Setting.fileForm`), parsed by the same
     /// parser the environment and the command line use. True when the value was taken.
-    private mutating func readSetting(_ setting: KioskConfiguration.Setting, _ value: TOMLValueConvertible,
-                                      at path: ConfigKeyPath, into configuration: inout KioskConfiguration) -> Bool {
+    private mutating func readSetting(
+        _ setting: KioskConfiguration.Setting, _ value: TOMLValueConvertible,
+        at path: ConfigKeyPath, into configuration: inout KioskConfiguration
+    ) -> Bool {
         let valid = setting.valid(vocabulary)
         let texts: [(text: String, path: ConfigKeyPath)]
         switch setting.fileForm {
@@ -97,8 +102,10 @@ struct ConfigReader {
             texts = [(text, path)]
         case .strings:
             guard value.type == .array, let array = value.array else {
-                report(.wrongType(path, expected: "an array of strings", found: Self.typeName(value.type), valid: valid,
-                                  origin(path, at: .value)))
+                report(
+                    .wrongType(
+                        path, expected: "an array of strings", found: Self.typeName(value.type), valid: valid,
+                        origin(path, at: .value)))
                 return false
             }
             var elements: [(String, ConfigKeyPath)] = []
@@ -112,8 +119,10 @@ struct ConfigReader {
         var taken = true
         for (text, elementPath) in texts {
             guard let problem = setting.apply(text, to: &configuration, vocabulary: vocabulary) else { continue }
-            report(.invalidValue(elementPath, problem.message, valid: problem.validText(for: setting, vocabulary: vocabulary),
-                                 origin(elementPath, at: .value)))
+            report(
+                .invalidValue(
+                    elementPath, problem.message, valid: problem.validText(for: setting, vocabulary: vocabulary),
+                    origin(elementPath, at: .value)))
             taken = false
         }
         return taken
@@ -152,8 +161,10 @@ struct ConfigReader {
                     screen.mode = mode
                     screen.modeLocation = location(keyPath, at: .value)
                 } else {
-                    report(.invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not a mode", valid: ModeRequest.validSpellings,
-                                         origin(keyPath, at: .value)))
+                    report(
+                        .invalidValue(
+                            keyPath, "\(ConfigKeyPath.quote(text)) is not a mode", valid: ModeRequest.validSpellings,
+                            origin(keyPath, at: .value)))
                 }
             case "rotation":
                 let valid = Rotation.validSpellings
@@ -161,7 +172,8 @@ struct ConfigReader {
                 if let rotation = Rotation(spelling: text) {
                     screen.rotation = rotation
                 } else {
-                    report(.invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not a rotation", valid: valid, origin(keyPath, at: .value)))
+                    report(
+                        .invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not a rotation", valid: valid, origin(keyPath, at: .value)))
                 }
             case "primary":
                 if let primary = boolean(value, at: keyPath) { screen.primary = primary }
@@ -176,11 +188,15 @@ struct ConfigReader {
         }
         if screen.connector == nil && !hasEDID {
             if let corrected = ConnectorName.correction(of: name) {
-                report(.invalidValue(path, "\(ConfigKeyPath.quote(name)) is not a connector name; did you mean \(ConfigKeyPath.quote(corrected))?",
-                                     valid: nil, origin(path, at: .key)))
+                report(
+                    .invalidValue(
+                        path, "\(ConfigKeyPath.quote(name)) is not a connector name; did you mean \(ConfigKeyPath.quote(corrected))?",
+                        valid: nil, origin(path, at: .key)))
             } else {
-                report(.invalidValue(path, "not a connector name, and no edid to find the display by",
-                                     valid: ConnectorName.validSpelling + ", or a label with " + Self.edidExample, origin(path, at: .key)))
+                report(
+                    .invalidValue(
+                        path, "not a connector name, and no edid to find the display by",
+                        valid: ConnectorName.validSpelling + ", or a label with " + Self.edidExample, origin(path, at: .key)))
             }
         }
         return screen
@@ -199,8 +215,11 @@ struct ConfigReader {
             }
             guard let number = integer(value, at: keyPath) else { continue }
             guard Self.positionRange.contains(number) else {
-                report(.invalidValue(keyPath, "\(number) is out of range",
-                                     valid: "\(Self.positionRange.lowerBound) to \(Self.positionRange.upperBound) (points)", origin(keyPath, at: .value)))
+                report(
+                    .invalidValue(
+                        keyPath, "\(number) is out of range",
+                        valid: "\(Self.positionRange.lowerBound) to \(Self.positionRange.upperBound) (points)", origin(keyPath, at: .value))
+                )
                 continue
             }
             coordinates[key] = number
@@ -224,10 +243,15 @@ struct ConfigReader {
                 isValid = false
                 continue
             }
-            guard let text = string(value, at: keyPath, valid: nil) else { isValid = false; continue }
+            guard let text = string(value, at: keyPath, valid: nil) else {
+                isValid = false
+                continue
+            }
             guard !text.isEmpty else {
-                report(.invalidValue(keyPath, "empty", valid: "the text `kiosk screens` shows for the display, or no \(key) key",
-                                     origin(keyPath, at: .value)))
+                report(
+                    .invalidValue(
+                        keyPath, "empty", valid: "the text `kiosk screens` shows for the display, or no \(key) key",
+                        origin(keyPath, at: .value)))
                 isValid = false
                 continue
             }
@@ -238,7 +262,9 @@ struct ConfigReader {
             }
         }
         if table.isEmpty {
-            report(.invalidValue(path, "empty", valid: "one or more of make, model, serial, e.g. " + Self.edidExample, origin(path, at: .value)))
+            report(
+                .invalidValue(
+                    path, "empty", valid: "one or more of make, model, serial, e.g. " + Self.edidExample, origin(path, at: .value)))
             return nil
         }
         return isValid ? edid : nil
@@ -253,8 +279,11 @@ struct ConfigReader {
             let path = ConfigKeyPath(["screens", screen.name].map(ConfigKeyPath.Component.key))
             if let first = seen[edid] {
                 let line = first.line.map { " (line \($0))" } ?? ""
-                report(ConfigProblem(.duplicate, origin(path, at: .key), keyPath: path.description,
-                                     message: "same edid as screens.\(ConfigKeyPath.spell(key: first.name))\(line); a display can be configured only once"))
+                report(
+                    ConfigProblem(
+                        .duplicate, origin(path, at: .key), keyPath: path.description,
+                        message:
+                            "same edid as screens.\(ConfigKeyPath.spell(key: first.name))\(line); a display can be configured only once"))
             } else {
                 seen[edid] = screen
             }
@@ -263,8 +292,10 @@ struct ConfigReader {
 
     /// The main screen: the top-level `primary` key, else the screen with `primary = true`. Both set and
     /// different, or two screens with `primary = true`, are conflicts: the file says two things.
-    private mutating func resolvePrimary(_ topPrimary: (name: String, path: ConfigKeyPath)?,
-                                         in configuration: KioskConfiguration) -> String? {
+    private mutating func resolvePrimary(
+        _ topPrimary: (name: String, path: ConfigKeyPath)?,
+        in configuration: KioskConfiguration
+    ) -> String? {
         let marked = configuration.screens.filter(\.primary)
         if let topPrimary, !configuration.namesScreen(topPrimary.name) {
             reportUnknownScreen(topPrimary.name, at: topPrimary.path, in: configuration)
@@ -281,28 +312,34 @@ struct ConfigReader {
                 other = ("\(firstPath) = true", firstPath)
             }
             let line = map.location(of: other.path).map { " (line \($0.line))" } ?? ""
-            report(ConfigProblem(.conflict, origin(path, at: .value), keyPath: path.description,
-                                 message: "conflicts with \(other.text)\(line); only one screen can be primary"))
+            report(
+                ConfigProblem(
+                    .conflict, origin(path, at: .value), keyPath: path.description,
+                    message: "conflicts with \(other.text)\(line); only one screen can be primary"))
         }
         return topPrimary?.name ?? marked.first?.name
     }
 
     private mutating func reportUnknownScreen(_ name: String, at path: ConfigKeyPath, in configuration: KioskConfiguration) {
         guard let problem = configuration.unknownScreen(name) else { return }
-        let valid: String? = switch problem.valid {
-        case .text(let text): text
-        case .setting, .none: nil
-        }
+        let valid: String? =
+            switch problem.valid {
+            case .text(let text): text
+            case .setting, .none: nil
+            }
         report(.invalidValue(path, problem.message, valid: valid, origin(path, at: .value)))
     }
 
     // MARK: Touch
 
     private mutating func readTouch(_ value: TOMLValueConvertible, at path: ConfigKeyPath)
-        -> ([TouchConfiguration], [(name: String, path: ConfigKeyPath)]) {
+        -> ([TouchConfiguration], [(name: String, path: ConfigKeyPath)])
+    {
         guard value.type == .array, let array = value.array else {
-            report(.wrongType(path, expected: "an array of tables", found: Self.typeName(value.type), valid: "[[touch]] entries",
-                              origin(path, at: .value)))
+            report(
+                .wrongType(
+                    path, expected: "an array of tables", found: Self.typeName(value.type), valid: "[[touch]] entries",
+                    origin(path, at: .value)))
             return ([], [])
         }
         var mappings: [TouchConfiguration] = []
@@ -319,17 +356,25 @@ struct ConfigReader {
                 let keyPath = entryPath.appending(key)
                 switch key {
                 case "match":
-                    guard let text = string(value, at: keyPath, valid: nil) else { complete = false; continue }
+                    guard let text = string(value, at: keyPath, valid: nil) else {
+                        complete = false
+                        continue
+                    }
                     switch TouchConfiguration.Match.parse(text) {
                     case let .success(parsed):
                         match = parsed
                     case let .failure(error):
-                        report(.invalidValue(keyPath, error.message(for: text), valid: TouchConfiguration.Match.validSpellings,
-                                             origin(keyPath, at: .value)))
+                        report(
+                            .invalidValue(
+                                keyPath, error.message(for: text), valid: TouchConfiguration.Match.validSpellings,
+                                origin(keyPath, at: .value)))
                         complete = false
                     }
                 case "screen":
-                    guard let text = string(value, at: keyPath, valid: nil) else { complete = false; continue }
+                    guard let text = string(value, at: keyPath, valid: nil) else {
+                        complete = false
+                        continue
+                    }
                     screen = text
                     references.append((text, keyPath))
                 case "calibration":
@@ -347,7 +392,8 @@ struct ConfigReader {
                 complete = false
             }
             if complete, let match, let screen {
-                mappings.append(TouchConfiguration(match: match, screen: screen, calibration: calibration, location: location(entryPath, at: .key)))
+                mappings.append(
+                    TouchConfiguration(match: match, screen: screen, calibration: calibration, location: location(entryPath, at: .key)))
             }
         }
         return (mappings, references)
@@ -355,7 +401,8 @@ struct ConfigReader {
 
     /// Exactly six finite numbers, integers allowed (`[1, 0, 0, 0, 1, 0]` is how people write identity).
     private mutating func readCalibration(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> [Double]? {
-        let valid = "exactly 6 numbers a, b, c, d, e, f: the first two rows of a 3x3 matrix, as in LIBINPUT_CALIBRATION_MATRIX (e.g. [1.0, 0.0, 0.0, 0.0, 1.0, 0.0])"
+        let valid =
+            "exactly 6 numbers a, b, c, d, e, f: the first two rows of a 3x3 matrix, as in LIBINPUT_CALIBRATION_MATRIX (e.g. [1.0, 0.0, 0.0, 0.0, 1.0, 0.0])"
         guard value.type == .array, let array = value.array else {
             report(.wrongType(path, expected: "an array", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
             return nil
@@ -365,11 +412,12 @@ struct ConfigReader {
         for index in 0..<array.count {
             let element = array[index]
             let elementPath = path.appending(index: index)
-            let number: Double? = switch element.type {
-            case .double: element.double
-            case .int: element.int.map(Double.init)
-            default: nil
-            }
+            let number: Double? =
+                switch element.type {
+                case .double: element.double
+                case .int: element.int.map(Double.init)
+                default: nil
+                }
             guard let number else {
                 report(.wrongType(elementPath, expected: "a number", found: Self.typeName(element.type), origin(elementPath, at: .value)))
                 isValid = false
@@ -383,7 +431,9 @@ struct ConfigReader {
             numbers.append(number)
         }
         if array.count != 6 {
-            report(.invalidValue(path, "has \(array.count) \(array.count == 1 ? "number" : "numbers")", valid: valid, origin(path, at: .value)))
+            report(
+                .invalidValue(path, "has \(array.count) \(array.count == 1 ? "number" : "numbers")", valid: valid, origin(path, at: .value))
+            )
             return nil
         }
         return isValid ? numbers : nil
@@ -411,8 +461,10 @@ struct ConfigReader {
         case .dateTime: return .dateTime(value.dateTime?.debugDescription ?? "")
         case .array, .table:
             guard depth <= Self.maximumSettingsDepth else {
-                report(.invalidValue(path, "nested deeper than \(Self.maximumSettingsDepth) levels",
-                                     valid: "at most \(Self.maximumSettingsDepth) levels of tables and arrays", origin(path, at: .key)))
+                report(
+                    .invalidValue(
+                        path, "nested deeper than \(Self.maximumSettingsDepth) levels",
+                        valid: "at most \(Self.maximumSettingsDepth) levels of tables and arrays", origin(path, at: .key)))
                 return nil
             }
             if let table = value.table { return .table(settings(table, at: path, depth: depth)) }

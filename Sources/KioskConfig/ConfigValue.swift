@@ -51,7 +51,8 @@ public enum ConfigValue: Sendable, Equatable, CustomStringConvertible {
         case let .dateTime(value): value
         case let .array(values): "[" + values.map(\.description).joined(separator: ", ") + "]"
         case let .table(values):
-            "{ " + values.keys.sorted().map { "\(ConfigKeyPath.spell(key: $0)) = \(values[$0]!.description)" }
+            "{ "
+                + values.keys.sorted().map { "\(ConfigKeyPath.spell(key: $0)) = \(values[$0]!.description)" }
                 .joined(separator: ", ") + " }"
         }
     }

@@ -22,7 +22,8 @@ public enum ConnectorName {
     /// The valid name `name` was probably meant to be (`hdmi-a-1` → `HDMI-A-1`), or nil.
     public static func correction(of name: String) -> String? {
         guard let (type, number) = split(name), isConnectorNumber(number),
-              let known = types.first(where: { $0.lowercased() == type.lowercased() }) else { return nil }
+            let known = types.first(where: { $0.lowercased() == type.lowercased() })
+        else { return nil }
         let corrected = "\(known)-\(number)"
         return corrected == name ? nil : corrected
     }

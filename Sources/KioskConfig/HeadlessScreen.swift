@@ -12,7 +12,8 @@ public struct HeadlessScreen: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How a headless screen is written, for messages.
-    public static let validSpelling = "WxH, WxH@Hz or NAME=WxH@Hz, e.g. 1920x1080, 1280x800@60 or HDMI-A-1=1920x1080@60; NAME of letters, digits, '-', '_' and '.'"
+    public static let validSpelling =
+        "WxH, WxH@Hz or NAME=WxH@Hz, e.g. 1920x1080, 1280x800@60 or HDMI-A-1=1920x1080@60; NAME of letters, digits, '-', '_' and '.'"
 
     /// The largest side a headless screen may have: a memory buffer, not a display, but 16384 is what
     /// pixman's 32-bit coordinates and a sensible amount of memory allow.
@@ -28,7 +29,8 @@ public struct HeadlessScreen: Sendable, Hashable, CustomStringConvertible {
         // The config's mode spelling; a headless screen needs a size (not preferred/current/off), 60 Hz when
         // none is given.
         guard case let .size(width, height, refresh)? = ModeRequest(mode), width <= maximumSide, height <= maximumSide,
-              (refresh ?? 60) < 1000 else { return .failure(.badMode(mode)) }
+            (refresh ?? 60) < 1000
+        else { return .failure(.badMode(mode)) }
         return .success(HeadlessScreen(name: name, mode: DisplayMode(width: width, height: height, refreshRate: refresh ?? 60)))
     }
 
@@ -46,7 +48,9 @@ public struct HeadlessScreen: Sendable, Hashable, CustomStringConvertible {
 
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first != ".", name.unicodeScalars.count <= 64 else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
+        }
     }
 
     /// `HDMI-A-1=1920x1080@60.000`.

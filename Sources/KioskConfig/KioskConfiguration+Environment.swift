@@ -7,8 +7,10 @@ extension KioskConfiguration {
         for setting in Self.settings {
             guard let variable = setting.environmentVariable, let text = environment[variable], !text.isEmpty else { continue }
             if let problem = setting.apply(text, to: &self, vocabulary: vocabulary) ?? referenceProblem(setting) {
-                problems.append(ConfigProblem(.invalidValue, .environment(variable: variable), keyPath: setting.key,
-                                              message: problem.message, valid: problem.validText(for: setting, vocabulary: vocabulary)))
+                problems.append(
+                    ConfigProblem(
+                        .invalidValue, .environment(variable: variable), keyPath: setting.key,
+                        message: problem.message, valid: problem.validText(for: setting, vocabulary: vocabulary)))
             }
         }
         return problems

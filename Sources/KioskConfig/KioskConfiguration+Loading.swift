@@ -2,9 +2,9 @@ import Foundation
 import TOMLKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension KioskConfiguration {
@@ -15,8 +15,10 @@ extension KioskConfiguration {
     /// Reads and validates the file at `path`, then applies the `KIOSK_*` overrides from `environment`.
     /// An absent file means the defaults (a kiosk runs out of the box) unless `requireFile` (an explicit
     /// `--config`). Returns every problem at once; never traps, whatever the file holds.
-    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-                            vocabulary: Vocabulary = .open, requireFile: Bool = false) -> Result<KioskConfiguration, ConfigErrors> {
+    public static func load(
+        path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        vocabulary: Vocabulary = .open, requireFile: Bool = false
+    ) -> Result<KioskConfiguration, ConfigErrors> {
         switch readFile(path) {
         case let .success(bytes):
             return parse(bytes: bytes, path: path, environment: environment, vocabulary: vocabulary)
@@ -34,14 +36,18 @@ extension KioskConfiguration {
 
     /// Validates `text` as if read from `path` (which only names it in messages). The environment is empty
     /// unless given, so tests do not depend on the process's.
-    public static func parse(text: String, path: String = "kiosk.toml", environment: [String: String] = [:],
-                             vocabulary: Vocabulary = .open) -> Result<KioskConfiguration, ConfigErrors> {
+    public static func parse(
+        text: String, path: String = "kiosk.toml", environment: [String: String] = [:],
+        vocabulary: Vocabulary = .open
+    ) -> Result<KioskConfiguration, ConfigErrors> {
         parse(bytes: Array(text.utf8), path: path, environment: environment, vocabulary: vocabulary)
     }
 
     /// Validates the bytes of a file: they may be anything (not UTF-8, binary), which is why this takes bytes.
-    public static func parse(bytes: [UInt8], path: String = "kiosk.toml", environment: [String: String] = [:],
-                             vocabulary: Vocabulary = .open) -> Result<KioskConfiguration, ConfigErrors> {
+    public static func parse(
+        bytes: [UInt8], path: String = "kiosk.toml", environment: [String: String] = [:],
+        vocabulary: Vocabulary = .open
+    ) -> Result<KioskConfiguration, ConfigErrors> {
         var problems: [ConfigProblem] = []
         var configuration = KioskConfiguration.default
         switch document(bytes, path: path) {
@@ -73,8 +79,10 @@ extension KioskConfiguration {
             return .failure(.syntax(.file(path: path, line: unsafe.line, column: unsafe.column), unsafe.message))
         }
         if let deep = map.tooDeep {
-            return .failure(.syntax(.file(path: path, line: deep.line, column: deep.column),
-                                    "keys nested deeper than \(SourceMap.maximumLevel) levels are not supported"))
+            return .failure(
+                .syntax(
+                    .file(path: path, line: deep.line, column: deep.column),
+                    "keys nested deeper than \(SourceMap.maximumLevel) levels are not supported"))
         }
         let root: TOMLTable
         do {
@@ -92,7 +100,8 @@ extension KioskConfiguration {
     /// quoted keys: `[screens."HDMI-A-1"]` comes back as `'screens."HDHDMI-A-1"'`.
     private static func syntaxProblem(_ error: TOMLParseError, bytes: [UInt8], path: String) -> ConfigProblem {
         let line = max(1, error.source.begin.line)
-        let origin = ConfigProblem.Origin.file(path: path, line: line, column: error.source.begin.column > 0 ? error.source.begin.column : nil)
+        let origin = ConfigProblem.Origin.file(
+            path: path, line: line, column: error.source.begin.column > 0 ? error.source.begin.column : nil)
         // toml++ quotes what it saw as it was, newlines included; a message stays one line.
         var message = ConfigKeyPath.escapeControlCharacters(error.description)
         // toml++ words its errors "Error while parsing <context>: <what>".
@@ -107,7 +116,8 @@ extension KioskConfiguration {
                 let before = lines.prefix(line - 1).joined(separator: [UInt8(ascii: "\n")])
                 let map = SourceMap(bytes: Array(before))
                 if let redefined = map.pathDefined(byLine: Array(lines[line - 1])), let first = map.location(of: redefined) {
-                    return ConfigProblem(.duplicate, origin, keyPath: redefined.description, message: "defined twice; first at line \(first.line)")
+                    return ConfigProblem(
+                        .duplicate, origin, keyPath: redefined.description, message: "defined twice; first at line \(first.line)")
                 }
             }
         }
@@ -136,8 +146,9 @@ extension KioskConfiguration {
             let length = UTF8Validation.sequenceLength(bytes, at: index)
             guard length > 0 else {
                 let hex = String(byte, radix: 16, uppercase: true)
-                return .syntax(.file(path: path, line: line, column: column),
-                               "not UTF-8 text (byte 0x\(hex.count == 1 ? "0" : "")\(hex)); save the file as UTF-8")
+                return .syntax(
+                    .file(path: path, line: line, column: column),
+                    "not UTF-8 text (byte 0x\(hex.count == 1 ? "0" : "")\(hex)); save the file as UTF-8")
             }
             if byte == UInt8(ascii: "\n") {
                 line += 1
@@ -199,12 +210,20 @@ enum UTF8Validation {
         switch first {
         case 0x00...0x7F: return 1
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE0:
+            length = 3
+            secondRange = 0xA0...0xBF
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xED:
+            length = 3
+            secondRange = 0x80...0x9F
+        case 0xF0:
+            length = 4
+            secondRange = 0x90...0xBF
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        case 0xF4:
+            length = 4
+            secondRange = 0x80...0x8F
         default: return 0
         }
         guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]) else { return 0 }

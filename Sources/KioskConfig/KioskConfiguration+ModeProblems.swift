@@ -14,18 +14,20 @@ extension KioskConfiguration {
         var problems: [ConfigProblem] = []
         for screen in screens {
             guard case let .size(width, height, _) = screen.mode,
-                  let connector = screen.connector ?? connectorOfLabel[screen.name],
-                  let modes = offered[connector],
-                  !modes.contains(where: { $0.width == width && $0.height == height }) else { continue }
+                let connector = screen.connector ?? connectorOfLabel[screen.name],
+                let modes = offered[connector],
+                !modes.contains(where: { $0.width == width && $0.height == height })
+            else { continue }
             let keyPath = ConfigKeyPath(["screens", screen.name, "mode"].map(ConfigKeyPath.Component.key))
             let location = screen.modeLocation ?? screen.location
             var seen = Set<String>()
             let spelled = modes.map(\.description).filter { seen.insert($0).inserted }
-            problems.append(ConfigProblem(
-                .modeNotOffered, .file(path: path ?? "", line: location?.line, column: location?.column),
-                keyPath: keyPath.description,
-                message: "\(screen.mode.map { "\($0)" } ?? "") is not offered by \(connector)",
-                valid: spelled.isEmpty ? "none: the connector lists no modes" : spelled.joined(separator: ", ")))
+            problems.append(
+                ConfigProblem(
+                    .modeNotOffered, .file(path: path ?? "", line: location?.line, column: location?.column),
+                    keyPath: keyPath.description,
+                    message: "\(screen.mode.map { "\($0)" } ?? "") is not offered by \(connector)",
+                    valid: spelled.isEmpty ? "none: the connector lists no modes" : spelled.joined(separator: ", ")))
         }
         return problems
     }

@@ -66,137 +66,163 @@ extension KioskConfiguration {
 
     /// Every setting, in the order `--help` and the example file document them.
     public static let settings: [Setting] = [
-        Setting(key: "backend", fileForm: .string, flag: "--backend", environmentVariable: "KIOSK_BACKEND", valueName: "NAME",
-                help: "The display backend: auto tries each in order, else the one named must run.", reload: .restart,
-                validText: { ([automaticBackend] + ($0.backends ?? [])).joined(separator: ", ") },
-                parse: { text, configuration, vocabulary in
-                    let name = text.lowercased()
-                    let known = vocabulary.backends.map { $0.contains(name) } ?? !name.isEmpty
-                    guard name == automaticBackend || known else { return notValid(text) }
-                    configuration.backend = name
-                    return nil
-                }, reset: nil, spelled: { $0.backend }),
-        path("drm-device", flag: "--drm-device", \.drmDevice, example: "/dev/dri/card0",
-             help: "The DRM card to drive; default: the first usable card udev lists."),
-        Setting(key: "no-atomic", fileForm: .boolean, flag: "--no-atomic", environmentVariable: "KIOSK_NO_ATOMIC", valueName: nil,
-                help: "Use legacy modesetting even where the driver does atomic.", reload: .restart,
-                validText: { _ in booleanSpelling }, parse: { text, configuration, _ in
-                    guard let value = boolean(text) else { return notValid(text) }
-                    configuration.noAtomic = value
-                    return nil
-                }, reset: nil, spelled: { String($0.noAtomic) }),
-        path("fbdev-device", flag: "--fbdev-device", \.fbdevDevice, example: "/dev/fb0",
-             help: "The framebuffer for the fbdev backend; default: /dev/fb0."),
-        Setting(key: "seat", fileForm: .string, flag: "--seat", environmentVariable: "KIOSK_SEAT", valueName: "SEAT",
-                help: "The seat whose devices the kiosk uses (udev ID_SEAT, libseat); default: seat0.", reload: .restart,
-                validText: { _ in "a seat name, e.g. seat0" }, parse: { text, configuration, _ in
-                    guard !text.isEmpty else { return notValid(text) }
-                    configuration.seat = text
-                    return nil
-                }, reset: nil, spelled: { $0.seat }),
+        Setting(
+            key: "backend", fileForm: .string, flag: "--backend", environmentVariable: "KIOSK_BACKEND", valueName: "NAME",
+            help: "The display backend: auto tries each in order, else the one named must run.", reload: .restart,
+            validText: { ([automaticBackend] + ($0.backends ?? [])).joined(separator: ", ") },
+            parse: { text, configuration, vocabulary in
+                let name = text.lowercased()
+                let known = vocabulary.backends.map { $0.contains(name) } ?? !name.isEmpty
+                guard name == automaticBackend || known else { return notValid(text) }
+                configuration.backend = name
+                return nil
+            }, reset: nil, spelled: { $0.backend }),
+        path(
+            "drm-device", flag: "--drm-device", \.drmDevice, example: "/dev/dri/card0",
+            help: "The DRM card to drive; default: the first usable card udev lists."),
+        Setting(
+            key: "no-atomic", fileForm: .boolean, flag: "--no-atomic", environmentVariable: "KIOSK_NO_ATOMIC", valueName: nil,
+            help: "Use legacy modesetting even where the driver does atomic.", reload: .restart,
+            validText: { _ in booleanSpelling },
+            parse: { text, configuration, _ in
+                guard let value = boolean(text) else { return notValid(text) }
+                configuration.noAtomic = value
+                return nil
+            }, reset: nil, spelled: { String($0.noAtomic) }),
+        path(
+            "fbdev-device", flag: "--fbdev-device", \.fbdevDevice, example: "/dev/fb0",
+            help: "The framebuffer for the fbdev backend; default: /dev/fb0."),
+        Setting(
+            key: "seat", fileForm: .string, flag: "--seat", environmentVariable: "KIOSK_SEAT", valueName: "SEAT",
+            help: "The seat whose devices the kiosk uses (udev ID_SEAT, libseat); default: seat0.", reload: .restart,
+            validText: { _ in "a seat name, e.g. seat0" },
+            parse: { text, configuration, _ in
+                guard !text.isEmpty else { return notValid(text) }
+                configuration.seat = text
+                return nil
+            }, reset: nil, spelled: { $0.seat }),
         choice("log-level", flag: "--log-level", \.logLevel, help: "How much the kiosk logs; default: info.", reload: .live),
-        choice("cursor", flag: "--cursor", \.cursor,
-               help: "The mouse cursor: auto (while a pointer moves), hidden or always; default: auto.", reload: .live),
-        Setting(key: "hotplug-debounce-ms", fileForm: .integer, flag: "--hotplug-debounce", environmentVariable: "KIOSK_HOTPLUG_DEBOUNCE_MS",
-                valueName: "MS", help: "Display hotplug events closer together than this are acted on once; default: 300.",
-                reload: .live, validText: { _ in "\(debounceRange.lowerBound) to \(debounceRange.upperBound) (milliseconds)" },
-                parse: { text, configuration, _ in
-                    guard let milliseconds = Int(text) else { return notValid(text) }
-                    guard debounceRange.contains(milliseconds) else { return ValueProblem("\(milliseconds) is out of range") }
-                    configuration.hotplugDebounceMilliseconds = milliseconds
+        choice(
+            "cursor", flag: "--cursor", \.cursor,
+            help: "The mouse cursor: auto (while a pointer moves), hidden or always; default: auto.", reload: .live),
+        Setting(
+            key: "hotplug-debounce-ms", fileForm: .integer, flag: "--hotplug-debounce", environmentVariable: "KIOSK_HOTPLUG_DEBOUNCE_MS",
+            valueName: "MS", help: "Display hotplug events closer together than this are acted on once; default: 300.",
+            reload: .live, validText: { _ in "\(debounceRange.lowerBound) to \(debounceRange.upperBound) (milliseconds)" },
+            parse: { text, configuration, _ in
+                guard let milliseconds = Int(text) else { return notValid(text) }
+                guard debounceRange.contains(milliseconds) else { return ValueProblem("\(milliseconds) is out of range") }
+                configuration.hotplugDebounceMilliseconds = milliseconds
+                return nil
+            }, reset: nil, spelled: { String($0.hotplugDebounceMilliseconds) }),
+        Setting(
+            key: "primary", fileForm: .string, flag: "--primary", environmentVariable: "KIOSK_PRIMARY", valueName: "SCREEN",
+            help: "The main screen whenever it is connected: a connector name or a screen label of the file.",
+            reload: .live, validText: { _ in ConnectorName.validSpelling + " or the label of a screen of the file" },
+            parse: { text, configuration, _ in
+                // Whether it names a screen is known once the whole file is read: `checkReferences`.
+                guard !text.isEmpty else { return ValueProblem("empty") }
+                configuration.primary = text
+                return nil
+            }, reset: nil, spelled: { $0.primary ?? "" }),
+        Setting(
+            key: "app", fileForm: .string, flag: "--app", environmentVariable: "KIOSK_APP", valueName: "NAME",
+            help: "Which of the program's apps runs; default: demo.", reload: .restart,
+            validText: { $0.apps?.joined(separator: ", ") ?? "an app's name" },
+            parse: { text, configuration, vocabulary in
+                guard vocabulary.apps.map({ $0.contains(text) }) ?? !text.isEmpty else { return notValid(text) }
+                configuration.app = text
+                return nil
+            }, reset: nil, spelled: { $0.app }),
+        Setting(
+            key: "mode", fileForm: .none, flag: "--mode", environmentVariable: nil, valueName: "SCREEN=MODE",
+            help: "A screen's mode (the file's [screens.SCREEN] mode); repeatable.", reload: .live,
+            validText: { _ in "SCREEN=MODE with MODE " + ModeRequest.validSpellings },
+            parse: { text, configuration, _ in
+                screenPair(text, in: &configuration) { value, screen in
+                    guard let mode = ModeRequest(value) else { return ValueProblem("\(ConfigKeyPath.quote(value)) is not a mode") }
+                    screen.mode = mode
                     return nil
-                }, reset: nil, spelled: { String($0.hotplugDebounceMilliseconds) }),
-        Setting(key: "primary", fileForm: .string, flag: "--primary", environmentVariable: "KIOSK_PRIMARY", valueName: "SCREEN",
-                help: "The main screen whenever it is connected: a connector name or a screen label of the file.",
-                reload: .live, validText: { _ in ConnectorName.validSpelling + " or the label of a screen of the file" },
-                parse: { text, configuration, _ in
-                    // Whether it names a screen is known once the whole file is read: `checkReferences`.
-                    guard !text.isEmpty else { return ValueProblem("empty") }
-                    configuration.primary = text
-                    return nil
-                }, reset: nil, spelled: { $0.primary ?? "" }),
-        Setting(key: "app", fileForm: .string, flag: "--app", environmentVariable: "KIOSK_APP", valueName: "NAME",
-                help: "Which of the program's apps runs; default: demo.", reload: .restart,
-                validText: { $0.apps?.joined(separator: ", ") ?? "an app's name" }, parse: { text, configuration, vocabulary in
-                    guard vocabulary.apps.map({ $0.contains(text) }) ?? !text.isEmpty else { return notValid(text) }
-                    configuration.app = text
-                    return nil
-                }, reset: nil, spelled: { $0.app }),
-        Setting(key: "mode", fileForm: .none, flag: "--mode", environmentVariable: nil, valueName: "SCREEN=MODE",
-                help: "A screen's mode (the file's [screens.SCREEN] mode); repeatable.", reload: .live,
-                validText: { _ in "SCREEN=MODE with MODE " + ModeRequest.validSpellings }, parse: { text, configuration, _ in
-                    screenPair(text, in: &configuration) { value, screen in
-                        guard let mode = ModeRequest(value) else { return ValueProblem("\(ConfigKeyPath.quote(value)) is not a mode") }
-                        screen.mode = mode
-                        return nil
+                }
+            }, reset: nil, spelled: { spellScreens($0, \.mode) }),
+        Setting(
+            key: "rotation", fileForm: .none, flag: "--rotate", environmentVariable: nil, valueName: "SCREEN=ROTATION",
+            help: "A screen's clockwise rotation (the file's [screens.SCREEN] rotation); repeatable.", reload: .live,
+            validText: { _ in "SCREEN=ROTATION with ROTATION " + Rotation.validSpellings },
+            parse: { text, configuration, _ in
+                screenPair(text, in: &configuration) { value, screen in
+                    guard let rotation = Rotation(spelling: value) else {
+                        return ValueProblem("\(ConfigKeyPath.quote(value)) is not a rotation")
                     }
-                }, reset: nil, spelled: { spellScreens($0, \.mode) }),
-        Setting(key: "rotation", fileForm: .none, flag: "--rotate", environmentVariable: nil, valueName: "SCREEN=ROTATION",
-                help: "A screen's clockwise rotation (the file's [screens.SCREEN] rotation); repeatable.", reload: .live,
-                validText: { _ in "SCREEN=ROTATION with ROTATION " + Rotation.validSpellings }, parse: { text, configuration, _ in
-                    screenPair(text, in: &configuration) { value, screen in
-                        guard let rotation = Rotation(spelling: value) else { return ValueProblem("\(ConfigKeyPath.quote(value)) is not a rotation") }
-                        screen.rotation = rotation
-                        return nil
-                    }
-                }, reset: nil, spelled: { spellScreens($0, \.rotation) }),
-        Setting(key: "touch", fileForm: .none, flag: "--touch", environmentVariable: nil, valueName: "MATCH=SCREEN",
-                help: "Map touch devices to a screen (the file's [[touch]]); first match wins; repeatable.", reload: .live,
-                validText: { _ in "MATCH=SCREEN with MATCH " + TouchConfiguration.Match.validSpellings },
-                parse: { text, configuration, _ in
-                    // The match may contain ':' (vendor:product) but not '='.
-                    guard let split = text.lastIndex(of: "="), split != text.startIndex, text.index(after: split) != text.endIndex else {
-                        return ValueProblem("\(ConfigKeyPath.quote(text)) is not MATCH=SCREEN, e.g. 'ILITEK*=HDMI-A-1' or '222a:0001=DSI-1'")
-                    }
-                    let (matchText, screen) = (String(text[..<split]), String(text[text.index(after: split)...]))
-                    let match: TouchConfiguration.Match
-                    switch TouchConfiguration.Match.parse(matchText) {
-                    case .success(let parsed): match = parsed
-                    case .failure(let error): return ValueProblem(error.message(for: matchText))
-                    }
-                    if let problem = configuration.unknownScreen(screen) { return problem }
-                    // After the command line's earlier rules, before the file's: the first match wins.
-                    let index = configuration.touch.firstIndex { !$0.isFromCommandLine } ?? configuration.touch.count
-                    var entry = TouchConfiguration(match: match, screen: screen)
-                    entry.isFromCommandLine = true
-                    configuration.touch.insert(entry, at: index)
+                    screen.rotation = rotation
                     return nil
-                }, reset: nil, spelled: { $0.touch.map { "\($0.match)=\($0.screen)" }.joined(separator: " ") }),
-        Setting(key: "snapshot-dir", fileForm: .string, flag: "--snapshot-dir", environmentVariable: "KIOSK_SNAPSHOT_DIR",
-                valueName: "DIR", help: "Where the headless backend writes <screen>.png; default: ./snapshots.", reload: .restart,
-                validText: { _ in "a folder" }, parse: { text, configuration, _ in
-                    guard !text.isEmpty else { return ValueProblem("empty") }
-                    configuration.snapshotDirectory = text
-                    return nil
-                }, reset: nil, spelled: { $0.snapshotDirectory }),
-        Setting(key: "headless-screens", fileForm: .strings, flag: "--headless-screen", environmentVariable: nil,
-                valueName: "[NAME=]WxH[@Hz]", help: "A headless screen (HEADLESS-1, HEADLESS-2, ... unless named); repeatable.",
-                reload: .restart, validText: { _ in HeadlessScreen.validSpelling }, parse: { text, configuration, _ in
-                    switch HeadlessScreen.parse(text, position: configuration.headlessScreens.count + 1) {
-                    case .failure(let error):
-                        return ValueProblem(error.description)
-                    case .success(let screen):
-                        if configuration.headlessScreens.contains(where: { $0.name == screen.name }) {
-                            return ValueProblem("two headless screens named \(screen.name) (one snapshot file each)")
-                        }
-                        configuration.headlessScreens.append(screen)
-                        return nil
+                }
+            }, reset: nil, spelled: { spellScreens($0, \.rotation) }),
+        Setting(
+            key: "touch", fileForm: .none, flag: "--touch", environmentVariable: nil, valueName: "MATCH=SCREEN",
+            help: "Map touch devices to a screen (the file's [[touch]]); first match wins; repeatable.", reload: .live,
+            validText: { _ in "MATCH=SCREEN with MATCH " + TouchConfiguration.Match.validSpellings },
+            parse: { text, configuration, _ in
+                // The match may contain ':' (vendor:product) but not '='.
+                guard let split = text.lastIndex(of: "="), split != text.startIndex, text.index(after: split) != text.endIndex else {
+                    return ValueProblem("\(ConfigKeyPath.quote(text)) is not MATCH=SCREEN, e.g. 'ILITEK*=HDMI-A-1' or '222a:0001=DSI-1'")
+                }
+                let (matchText, screen) = (String(text[..<split]), String(text[text.index(after: split)...]))
+                let match: TouchConfiguration.Match
+                switch TouchConfiguration.Match.parse(matchText) {
+                case .success(let parsed): match = parsed
+                case .failure(let error): return ValueProblem(error.message(for: matchText))
+                }
+                if let problem = configuration.unknownScreen(screen) { return problem }
+                // After the command line's earlier rules, before the file's: the first match wins.
+                let index = configuration.touch.firstIndex { !$0.isFromCommandLine } ?? configuration.touch.count
+                var entry = TouchConfiguration(match: match, screen: screen)
+                entry.isFromCommandLine = true
+                configuration.touch.insert(entry, at: index)
+                return nil
+            }, reset: nil, spelled: { $0.touch.map { "\($0.match)=\($0.screen)" }.joined(separator: " ") }),
+        Setting(
+            key: "snapshot-dir", fileForm: .string, flag: "--snapshot-dir", environmentVariable: "KIOSK_SNAPSHOT_DIR",
+            valueName: "DIR", help: "Where the headless backend writes <screen>.png; default: ./snapshots.", reload: .restart,
+            validText: { _ in "a folder" },
+            parse: { text, configuration, _ in
+                guard !text.isEmpty else { return ValueProblem("empty") }
+                configuration.snapshotDirectory = text
+                return nil
+            }, reset: nil, spelled: { $0.snapshotDirectory }),
+        Setting(
+            key: "headless-screens", fileForm: .strings, flag: "--headless-screen", environmentVariable: nil,
+            valueName: "[NAME=]WxH[@Hz]", help: "A headless screen (HEADLESS-1, HEADLESS-2, ... unless named); repeatable.",
+            reload: .restart, validText: { _ in HeadlessScreen.validSpelling },
+            parse: { text, configuration, _ in
+                switch HeadlessScreen.parse(text, position: configuration.headlessScreens.count + 1) {
+                case .failure(let error):
+                    return ValueProblem(error.description)
+                case .success(let screen):
+                    if configuration.headlessScreens.contains(where: { $0.name == screen.name }) {
+                        return ValueProblem("two headless screens named \(screen.name) (one snapshot file each)")
                     }
-                }, reset: { $0.headlessScreens = [] }, spelled: { $0.headlessScreens.map(\.description).joined(separator: " ") }),
-        Setting(key: "trace", fileForm: .string, flag: "--trace", environmentVariable: "KIOSK_TRACE", valueName: "FILE",
-                help: "Write one JSON line per screen and window notification, touch and frame to FILE.", reload: .restart,
-                validText: { _ in "a file path" }, parse: { text, configuration, _ in
-                    guard !text.isEmpty else { return ValueProblem("empty") }
-                    configuration.tracePath = text
+                    configuration.headlessScreens.append(screen)
                     return nil
-                }, reset: nil, spelled: { $0.tracePath ?? "" }),
-        Setting(key: "exit-after", fileForm: .none, flag: "--exit-after", environmentVariable: nil, valueName: "SECONDS",
-                help: "Stop after SECONDS (demos and tests).", reload: .restart, validText: { _ in "a number of seconds above 0" },
-                parse: { text, configuration, _ in
-                    guard let seconds = Double(text), seconds.isFinite, seconds > 0 else { return notValid(text) }
-                    configuration.exitAfter = seconds
-                    return nil
-                }, reset: nil, spelled: { $0.exitAfter.map { String($0) } ?? "" }),
+                }
+            }, reset: { $0.headlessScreens = [] }, spelled: { $0.headlessScreens.map(\.description).joined(separator: " ") }),
+        Setting(
+            key: "trace", fileForm: .string, flag: "--trace", environmentVariable: "KIOSK_TRACE", valueName: "FILE",
+            help: "Write one JSON line per screen and window notification, touch and frame to FILE.", reload: .restart,
+            validText: { _ in "a file path" },
+            parse: { text, configuration, _ in
+                guard !text.isEmpty else { return ValueProblem("empty") }
+                configuration.tracePath = text
+                return nil
+            }, reset: nil, spelled: { $0.tracePath ?? "" }),
+        Setting(
+            key: "exit-after", fileForm: .none, flag: "--exit-after", environmentVariable: nil, valueName: "SECONDS",
+            help: "Stop after SECONDS (demos and tests).", reload: .restart, validText: { _ in "a number of seconds above 0" },
+            parse: { text, configuration, _ in
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0 else { return notValid(text) }
+                configuration.exitAfter = seconds
+                return nil
+            }, reset: nil, spelled: { $0.exitAfter.map { String($0) } ?? "" }),
     ]
 
     /// The keys of the file's top level, in the order the example file documents them.
@@ -230,24 +256,29 @@ extension KioskConfiguration {
     static func choice<Value: RawRepresentable & CaseIterable & Sendable>(
         _ key: String, flag: String, _ keyPath: WritableKeyPath<KioskConfiguration, Value> & Sendable, help: String, reload: Setting.Reload
     ) -> Setting where Value.RawValue == String {
-        Setting(key: key, fileForm: .string, flag: flag, environmentVariable: variable(key), valueName: key.uppercased(), help: help,
-                reload: reload, validText: { _ in Value.allCases.map(\.rawValue).joined(separator: ", ") },
-                parse: { text, configuration, _ in
-                    guard let value = Value(rawValue: text.lowercased()) else { return notValid(text) }
-                    configuration[keyPath: keyPath] = value
-                    return nil
-                }, reset: nil, spelled: { $0[keyPath: keyPath].rawValue })
+        Setting(
+            key: key, fileForm: .string, flag: flag, environmentVariable: variable(key), valueName: key.uppercased(), help: help,
+            reload: reload, validText: { _ in Value.allCases.map(\.rawValue).joined(separator: ", ") },
+            parse: { text, configuration, _ in
+                guard let value = Value(rawValue: text.lowercased()) else { return notValid(text) }
+                configuration[keyPath: keyPath] = value
+                return nil
+            }, reset: nil, spelled: { $0[keyPath: keyPath].rawValue })
     }
 
     /// A device path: absolute, taken as written.
-    static func path(_ key: String, flag: String, _ keyPath: WritableKeyPath<KioskConfiguration, String?> & Sendable, example: String,
-                     help: String) -> Setting {
-        Setting(key: key, fileForm: .string, flag: flag, environmentVariable: variable(key), valueName: "PATH", help: help,
-                reload: .restart, validText: { _ in "an absolute device path, e.g. \(example)" }, parse: { text, configuration, _ in
-                    guard text.hasPrefix("/") && text.count > 1 else { return notValid(text) }
-                    configuration[keyPath: keyPath] = text
-                    return nil
-                }, reset: nil, spelled: { $0[keyPath: keyPath] ?? "" })
+    static func path(
+        _ key: String, flag: String, _ keyPath: WritableKeyPath<KioskConfiguration, String?> & Sendable, example: String,
+        help: String
+    ) -> Setting {
+        Setting(
+            key: key, fileForm: .string, flag: flag, environmentVariable: variable(key), valueName: "PATH", help: help,
+            reload: .restart, validText: { _ in "an absolute device path, e.g. \(example)" },
+            parse: { text, configuration, _ in
+                guard text.hasPrefix("/") && text.count > 1 else { return notValid(text) }
+                configuration[keyPath: keyPath] = text
+                return nil
+            }, reset: nil, spelled: { $0[keyPath: keyPath] ?? "" })
     }
 
     /// `KIOSK_HOTPLUG_DEBOUNCE_MS` for `hotplug-debounce-ms`.
@@ -257,19 +288,23 @@ extension KioskConfiguration {
 
     /// `SCREEN=VALUE` for a per-screen flag: the command line's own entry for that screen (made first in
     /// the list, so it wins over the file's) gets the value.
-    static func screenPair(_ text: String, in configuration: inout KioskConfiguration,
-                           set: (String, inout ScreenConfiguration) -> ValueProblem?) -> ValueProblem? {
+    static func screenPair(
+        _ text: String, in configuration: inout KioskConfiguration,
+        set: (String, inout ScreenConfiguration) -> ValueProblem?
+    ) -> ValueProblem? {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty else {
             return ValueProblem("\(ConfigKeyPath.quote(text)) is not SCREEN=VALUE, e.g. HDMI-A-1=1920x1080@60 or DSI-1=90")
         }
         let name = parts[0]
         if let problem = configuration.unknownScreen(name) { return problem }
-        var entry = configuration.screens.first { $0.isFromCommandLine && $0.name == name } ?? {
-            var made = ScreenConfiguration(name: name)
-            made.isFromCommandLine = true
-            return made
-        }()
+        var entry =
+            configuration.screens.first { $0.isFromCommandLine && $0.name == name }
+            ?? {
+                var made = ScreenConfiguration(name: name)
+                made.isFromCommandLine = true
+                return made
+            }()
         if let problem = set(parts[1], &entry) { return problem }
         if let index = configuration.screens.firstIndex(where: { $0.isFromCommandLine && $0.name == name }) {
             configuration.screens[index] = entry

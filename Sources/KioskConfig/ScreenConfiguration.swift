@@ -71,9 +71,11 @@ public struct ScreenConfiguration: Sendable, Equatable {
     /// The line where the entry starts.
     public var line: Int? { location?.line }
 
-    public init(name: String, edid: EDIDMatch? = nil, mode: ModeRequest? = nil, rotation: Rotation? = nil,
-                primary: Bool = false, position: Position? = nil, location: FilePosition? = nil,
-                modeLocation: FilePosition? = nil) {
+    public init(
+        name: String, edid: EDIDMatch? = nil, mode: ModeRequest? = nil, rotation: Rotation? = nil,
+        primary: Bool = false, position: Position? = nil, location: FilePosition? = nil,
+        modeLocation: FilePosition? = nil
+    ) {
         self.name = name
         self.edid = edid
         self.mode = mode
@@ -114,8 +116,9 @@ extension KioskConfiguration {
     /// The settings for the display on `connector`, whose EDID identity is `edid` (nil: none read).
     public func screen(connector: String, edid: ScreenConfiguration.EDIDMatch? = nil) -> ResolvedScreen {
         let matching = screens.filter { $0.matches(connector: connector, make: edid?.make, model: edid?.model, serial: edid?.serial) }
-        var resolved = ResolvedScreen(mode: matching.lazy.compactMap(\.mode).first,
-                                      rotation: matching.lazy.compactMap(\.rotation).first)
+        var resolved = ResolvedScreen(
+            mode: matching.lazy.compactMap(\.mode).first,
+            rotation: matching.lazy.compactMap(\.rotation).first)
         if let primary { resolved.isPrimary = primary == connector || matching.contains { $0.name == primary } }
         return resolved
     }

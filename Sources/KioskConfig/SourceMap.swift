@@ -198,7 +198,10 @@ fileprivate struct Scanner {
         guard probe < bytes.count else { return }
         let byte = bytes[probe]
         if byte == .closeBracket || byte == .quote || byte == .apostrophe || ConfigKeyPath.isBareKeyByte(byte) { return }
-        unsafeSyntax = (line, probeColumn, "syntax error in table header: expected bare key starting character or string delimiter, saw '\(character(at: probe))'")
+        unsafeSyntax = (
+            line, probeColumn,
+            "syntax error in table header: expected bare key starting character or string delimiter, saw '\(character(at: probe))'"
+        )
     }
 
     /// toml++ 3.x hands anything in an array that is not `,` or `]` to its value parser, which *asserts*
@@ -216,8 +219,10 @@ fileprivate struct Scanner {
     private func character(at position: Int) -> String {
         let length = bytes[position] < 0x80 ? 1 : max(1, UTF8Validation.sequenceLength(bytes, at: position))
         let text = String(decoding: bytes[position..<min(bytes.count, position + length)], as: UTF8.self)
-        if let scalar = text.unicodeScalars.first, scalar.properties.generalCategory == .lineSeparator
-            || scalar.properties.generalCategory == .paragraphSeparator || scalar.value == 0x85 {
+        if let scalar = text.unicodeScalars.first,
+            scalar.properties.generalCategory == .lineSeparator
+                || scalar.properties.generalCategory == .paragraphSeparator || scalar.value == 0x85
+        {
             return "\\u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
         }
         return ConfigKeyPath.escapeControlCharacters(text)
@@ -226,7 +231,10 @@ fileprivate struct Scanner {
     // MARK: Values
 
     private mutating func scanValue(at path: ConfigKeyPath, level: Int, depth: Int) {
-        guard depth < Self.maximumNesting else { gaveUp = true; return }
+        guard depth < Self.maximumNesting else {
+            gaveUp = true
+            return
+        }
         switch current {
         case .quote: _ = scanBasicString()
         case .apostrophe: _ = scanLiteralString()
@@ -244,7 +252,10 @@ fileprivate struct Scanner {
         while !gaveUp {
             skipWhitespaceNewlinesAndComments()
             guard let byte = current else { return }
-            if byte == .closeBracket { advance(); return }
+            if byte == .closeBracket {
+                advance()
+                return
+            }
             checkArrayElement()
             let elementPath = path.appending(index: element)
             record(elementPath, Location(line: line, keyColumn: column, valueColumn: column))
@@ -267,7 +278,10 @@ fileprivate struct Scanner {
             // TOML 1.0 keeps inline tables on one line; accepting newlines costs nothing and follows 1.1.
             skipWhitespaceNewlinesAndComments()
             guard let byte = current else { return }
-            if byte == .closeBrace { advance(); return }
+            if byte == .closeBrace {
+                advance()
+                return
+            }
             scanKeyValue(into: path, level: level, depth: depth)
             skipWhitespaceNewlinesAndComments()
             guard current == .comma else {
@@ -315,12 +329,19 @@ fileprivate struct Scanner {
         if startsWithThree(.quote) {
             advance(3)
             while let byte = current {
-                if byte == .backslash { noteNulEscape(); advance(2); continue }
+                if byte == .backslash {
+                    noteNulEscape()
+                    advance(2)
+                    continue
+                }
                 if byte == .quote && startsWithThree(.quote) {
                     advance(3)
                     // Up to two more quotes belong to the content: `""""a""""` is fine in TOML.
                     var extra = 0
-                    while current == .quote && extra < 2 { advance(); extra += 1 }
+                    while current == .quote && extra < 2 {
+                        advance()
+                        extra += 1
+                    }
                     return ""
                 }
                 advance()
@@ -330,7 +351,10 @@ fileprivate struct Scanner {
         advance()
         var raw: [UInt8] = []
         while let byte = current, byte != .newline {
-            if byte == .quote { advance(); return Self.unescape(raw) }
+            if byte == .quote {
+                advance()
+                return Self.unescape(raw)
+            }
             if byte == .backslash, index + 1 < bytes.count {
                 noteNulEscape()
                 raw.append(byte)
@@ -353,7 +377,10 @@ fileprivate struct Scanner {
                 if byte == .apostrophe && startsWithThree(.apostrophe) {
                     advance(3)
                     var extra = 0
-                    while current == .apostrophe && extra < 2 { advance(); extra += 1 }
+                    while current == .apostrophe && extra < 2 {
+                        advance()
+                        extra += 1
+                    }
                     return ""
                 }
                 advance()
@@ -378,7 +405,10 @@ fileprivate struct Scanner {
         while position < text.count {
             let scalar = text[position]
             position += 1
-            guard scalar == "\\", position < text.count else { scalars.append(scalar); continue }
+            guard scalar == "\\", position < text.count else {
+                scalars.append(scalar)
+                continue
+            }
             let escape = text[position]
             position += 1
             switch escape {

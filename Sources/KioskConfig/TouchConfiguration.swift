@@ -13,7 +13,8 @@ public struct TouchConfiguration: Sendable, Equatable {
         case path(String)
 
         /// How `match` can be written, for messages.
-        public static let validSpellings = "a device name glob (e.g. \"ILITEK*\"), \"vendor:product\" in hex (e.g. \"222a:0001\"), or a device path (\"/dev/input/...\", \"/sys/...\", or a udev ID_PATH starting with pci-, platform-, usb-, acpi- or virtio-)"
+        public static let validSpellings =
+            "a device name glob (e.g. \"ILITEK*\"), \"vendor:product\" in hex (e.g. \"222a:0001\"), or a device path (\"/dev/input/...\", \"/sys/...\", or a udev ID_PATH starting with pci-, platform-, usb-, acpi- or virtio-)"
 
         /// The prefixes of udev `ID_PATH` values (the bus the device hangs off), and of the absolute paths
         /// udev knows a device by (devnode, `/dev/input/by-path` links, syspath). The one parser for the
@@ -53,7 +54,8 @@ public struct TouchConfiguration: Sendable, Equatable {
         private static func vendorProduct(_ text: String) -> (vendor: UInt16, product: UInt16)? {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, parts.allSatisfy({ $0.count == 4 && $0.allSatisfy(\.isHexDigit) }),
-                  let vendor = UInt16(parts[0], radix: 16), let product = UInt16(parts[1], radix: 16) else { return nil }
+                let vendor = UInt16(parts[0], radix: 16), let product = UInt16(parts[1], radix: 16)
+            else { return nil }
             return (vendor, product)
         }
 

@@ -288,8 +288,9 @@ public final class Application: Responder {
         touch.window = window
         touch.view = view
         if let lastTap, lastTap.screen === touch.screen,
-           touch.timestamp - lastTap.timestamp <= Self.multiTapInterval,
-           hypot(touch.locationOnScreen.x - lastTap.location.x, touch.locationOnScreen.y - lastTap.location.y) <= Self.multiTapDistance {
+            touch.timestamp - lastTap.timestamp <= Self.multiTapInterval,
+            hypot(touch.locationOnScreen.x - lastTap.location.x, touch.locationOnScreen.y - lastTap.location.y) <= Self.multiTapDistance
+        {
             touch.tapCount = lastTap.count + 1
         }
         activeTouches.append(touch)

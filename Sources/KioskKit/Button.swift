@@ -35,9 +35,14 @@ open class Button: Control {
                 context.fill(bounds, color: shade)
             }
         }
-        let layout = title.flatMap { $0.isEmpty ? nil : TextLayout(text: $0, font: font, color: currentTitleColor,
-                                                                  alignment: .center, lineBreakMode: .truncatingTail,
-                                                                  width: nil, maxLines: 1) }
+        let layout = title.flatMap {
+            $0.isEmpty
+                ? nil
+                : TextLayout(
+                    text: $0, font: font, color: currentTitleColor,
+                    alignment: .center, lineBreakMode: .truncatingTail,
+                    width: nil, maxLines: 1)
+        }
         var imageSize = Size.zero
         if let image, image.width > 0, image.height > 0 {
             // The image keeps its aspect ratio and fits the height.
@@ -48,8 +53,9 @@ open class Button: Control {
         let spacing = imageSize.width > 0 && layout != nil ? imageTitleSpacing : 0
         var x = (bounds.midX - (imageSize.width + spacing + textWidth) / 2).rounded()
         if let image, imageSize.width > 0 {
-            context.draw(image, in: Rect(x: x, y: (bounds.midY - imageSize.height / 2).rounded(), width: imageSize.width, height: imageSize.height),
-                         opacity: isEnabled ? 1 : 0.4)
+            context.draw(
+                image, in: Rect(x: x, y: (bounds.midY - imageSize.height / 2).rounded(), width: imageSize.width, height: imageSize.height),
+                opacity: isEnabled ? 1 : 0.4)
             x += imageSize.width + spacing
         }
         if let layout {

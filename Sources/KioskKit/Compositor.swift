@@ -251,20 +251,26 @@ public final class Compositor: WindowChangeObserver {
         return layers
     }
 
-    private func walk(_ view: View, origin: Point, clip: PixelRect?, alpha: Double,
-                      into layers: inout [Layer], damage: inout Region) {
+    private func walk(
+        _ view: View, origin: Point, clip: PixelRect?, alpha: Double,
+        into layers: inout [Layer], damage: inout Region
+    ) {
         guard !view.isHidden else { return }
         let alpha = alpha * view.alpha
         guard alpha > 0 else { return }
         // Pixel positions: views land on whole pixels, as UIKit rounds to the screen's pixel grid.
-        let rect = PixelRect(x: Int32(origin.x.rounded()), y: Int32(origin.y.rounded()),
-                             width: Int32(view.bounds.width.rounded(.up)), height: Int32(view.bounds.height.rounded(.up)))
+        let rect = PixelRect(
+            x: Int32(origin.x.rounded()), y: Int32(origin.y.rounded()),
+            width: Int32(view.bounds.width.rounded(.up)), height: Int32(view.bounds.height.rounded(.up)))
         let content = render(view, at: rect, clip: clip, damage: &damage)
         if !content.isEmpty {
             let opaque = alpha >= 1 && (view.isOpaque || content.isOpaqueFill)
-            layers.append(Layer(view: view, content: content,
-                                placement: Placement(rect: rect, clip: clip, alpha: alpha, content: content.identity,
-                                                     index: layers.count, opaque: opaque)))
+            layers.append(
+                Layer(
+                    view: view, content: content,
+                    placement: Placement(
+                        rect: rect, clip: clip, alpha: alpha, content: content.identity,
+                        index: layers.count, opaque: opaque)))
         }
         guard !view.subviews.isEmpty else { return }
         var childClip = clip
@@ -308,8 +314,10 @@ public final class Compositor: WindowChangeObserver {
         }
         let cache = layer.cache!
         // Dirty rect in the cache's pixels (the cache's origin is the bounds' origin).
-        let local = Rect(x: redraw.minX - view.bounds.minX, y: redraw.minY - view.bounds.minY,
-                         width: redraw.width, height: redraw.height).integral
+        let local = Rect(
+            x: redraw.minX - view.bounds.minX, y: redraw.minY - view.bounds.minY,
+            width: redraw.width, height: redraw.height
+        ).integral
         let context = DrawingContext(bitmap: cache)
         context.clip(to: local)
         context.clear(local)
@@ -341,8 +349,9 @@ public final class Compositor: WindowChangeObserver {
             layer.cache = nil
             layer.content = view.backgroundColor.map { $0.alpha > 0 ? .fill($0) : .none } ?? .none
         }
-        let dirtyOnScreen = PixelRect(x: rect.x + Int32(local.minX), y: rect.y + Int32(local.minY),
-                                      width: Int32(local.width), height: Int32(local.height))
+        let dirtyOnScreen = PixelRect(
+            x: rect.x + Int32(local.minX), y: rect.y + Int32(local.minY),
+            width: Int32(local.width), height: Int32(local.height))
         damage.formUnion(clipped(dirtyOnScreen, to: clip))
         return layer.content
     }
@@ -376,8 +385,9 @@ public final class Compositor: WindowChangeObserver {
                 let faded = color.withAlphaComponent(color.alpha * placement.alpha)
                 shadow.fill(faded, operation: faded.isOpaque ? .source : .over, in: region)
             case .bitmap(let bitmap):
-                shadow.composite(bitmap, operation: placement.opaque ? .source : .over, destination: placement.rect,
-                                 opacity: placement.alpha, clip: region)
+                shadow.composite(
+                    bitmap, operation: placement.opaque ? .source : .over, destination: placement.rect,
+                    opacity: placement.alpha, clip: region)
             }
         }
     }

@@ -33,12 +33,18 @@ open class Control: View {
 
     /// Target-action: calls `action` on `target` (held weakly) for each of `events`, e.g.
     /// `button.addTarget(self, action: MenuController.buy, for: .touchUpInside)`.
-    public func addTarget<Target: AnyObject>(_ target: Target, action: @escaping @MainActor (Target) -> (Control) -> Void,
-                                             for events: Events) {
-        actions.append((events, { [weak target] control in
-            guard let target else { return }
-            action(target)(control)
-        }))
+    public func addTarget<Target: AnyObject>(
+        _ target: Target, action: @escaping @MainActor (Target) -> (Control) -> Void,
+        for events: Events
+    ) {
+        actions.append(
+            (
+                events,
+                { [weak target] control in
+                    guard let target else { return }
+                    action(target)(control)
+                }
+            ))
     }
 
     /// Runs the actions registered for any of `events`.

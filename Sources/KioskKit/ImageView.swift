@@ -31,8 +31,10 @@ open class ImageView: View {
         let size: Size
         switch contentMode {
         case .scaleToFill: return box
-        case .scaleAspectFit: size = Size(width: Double(image.width) * min(scaleX, scaleY), height: Double(image.height) * min(scaleX, scaleY))
-        case .scaleAspectFill: size = Size(width: Double(image.width) * max(scaleX, scaleY), height: Double(image.height) * max(scaleX, scaleY))
+        case .scaleAspectFit:
+            size = Size(width: Double(image.width) * min(scaleX, scaleY), height: Double(image.height) * min(scaleX, scaleY))
+        case .scaleAspectFill:
+            size = Size(width: Double(image.width) * max(scaleX, scaleY), height: Double(image.height) * max(scaleX, scaleY))
         case .center: size = image.size
         }
         return Rect(x: box.midX - size.width / 2, y: box.midY - size.height / 2, width: size.width, height: size.height)

@@ -21,8 +21,10 @@ public final class InMemoryDisplayBackend: ScreenDriver {
 
     /// Plugs in a display on `name` offering `modes`; it lights `current`, else the preferred mode, else the first.
     @discardableResult
-    public func connect(_ name: String, modes: [Screen.Mode], preferred: Screen.Mode? = nil, current: Screen.Mode? = nil,
-                        physicalSize: Size? = nil) -> Screen {
+    public func connect(
+        _ name: String, modes: [Screen.Mode], preferred: Screen.Mode? = nil, current: Screen.Mode? = nil,
+        physicalSize: Size? = nil
+    ) -> Screen {
         let screen = screen(named: name)
         let preferredMode = preferred ?? modes.first
         screen.connect(modes: modes, preferredMode: preferredMode, currentMode: current ?? preferredMode, physicalSize: physicalSize)

@@ -23,8 +23,9 @@ open class Label: View {
 
     /// The text laid out for `width` (nil: one line per paragraph, no wrapping).
     public func textLayout(width: Double?) -> TextLayout {
-        TextLayout(text: text, font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode,
-                   width: width, maxLines: max(numberOfLines, 0))
+        TextLayout(
+            text: text, font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode,
+            width: width, maxLines: max(numberOfLines, 0))
     }
 
     /// The size the text needs within `size`'s width.

@@ -77,7 +77,10 @@ open class View: Responder {
     @exclusivity(unchecked) open var alpha: Double = 1 {
         didSet {
             let clamped = min(max(alpha, 0), 1)
-            if clamped != alpha { alpha = clamped; return }
+            if clamped != alpha {
+                alpha = clamped
+                return
+            }
             if alpha != oldValue { subtreeDidChange() }
         }
     }
@@ -344,17 +347,21 @@ public struct AutoresizingMask: OptionSet, Sendable {
 
     /// The new frame: the size change is shared out among the flexible parts of each axis, as UIKit does.
     func resize(_ frame: Rect, from oldSize: Size, to newSize: Size) -> Rect {
-        let (x, width) = Self.share(newSize.width - oldSize.width, origin: frame.minX, length: frame.width, oldTotal: oldSize.width,
-                                    leading: contains(.flexibleLeftMargin), flexible: contains(.flexibleWidth),
-                                    trailing: contains(.flexibleRightMargin))
-        let (y, height) = Self.share(newSize.height - oldSize.height, origin: frame.minY, length: frame.height, oldTotal: oldSize.height,
-                                     leading: contains(.flexibleTopMargin), flexible: contains(.flexibleHeight),
-                                     trailing: contains(.flexibleBottomMargin))
+        let (x, width) = Self.share(
+            newSize.width - oldSize.width, origin: frame.minX, length: frame.width, oldTotal: oldSize.width,
+            leading: contains(.flexibleLeftMargin), flexible: contains(.flexibleWidth),
+            trailing: contains(.flexibleRightMargin))
+        let (y, height) = Self.share(
+            newSize.height - oldSize.height, origin: frame.minY, length: frame.height, oldTotal: oldSize.height,
+            leading: contains(.flexibleTopMargin), flexible: contains(.flexibleHeight),
+            trailing: contains(.flexibleBottomMargin))
         return Rect(x: x, y: y, width: width, height: height)
     }
 
-    private static func share(_ delta: Double, origin: Double, length: Double, oldTotal: Double,
-                              leading: Bool, flexible: Bool, trailing: Bool) -> (Double, Double) {
+    private static func share(
+        _ delta: Double, origin: Double, length: Double, oldTotal: Double,
+        leading: Bool, flexible: Bool, trailing: Bool
+    ) -> (Double, Double) {
         guard delta != 0, leading || flexible || trailing else { return (origin, length) }
         // Each flexible part takes a share of the change proportional to its old extent, as UIKit does;
         // when all flexible parts are zero-sized, they split the change equally.

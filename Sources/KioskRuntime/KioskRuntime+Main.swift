@@ -15,23 +15,29 @@ extension KioskRuntime {
     /// ```swift
     /// @main struct MyKiosk { static func main() { KioskRuntime.main { _ in MyApp() } } }
     /// ```
-    public nonisolated static func main(program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                            app: @escaping AppMaker) -> Never {
+    public nonisolated static func main(
+        program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        app: @escaping AppMaker
+    ) -> Never {
         main(program: program, arguments: arguments, environment: environment, apps: nil) { app($0) }
     }
 
     /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary).
-    public nonisolated static func main(program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                            apps: [String: AppMaker]) -> Never {
+    public nonisolated static func main(
+        program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        apps: [String: AppMaker]
+    ) -> Never {
         main(program: program, arguments: arguments, environment: environment, apps: apps.keys.sorted()) { configuration in
             (apps[configuration.app] ?? apps.values.first!)(configuration)
         }
     }
 
-    private nonisolated static func main(program: String, arguments: [String], environment: [String: String], apps: [String]?,
-                             make: @escaping AppMaker) -> Never {
+    private nonisolated static func main(
+        program: String, arguments: [String], environment: [String: String], apps: [String]?,
+        make: @escaping AppMaker
+    ) -> Never {
         if arguments.contains("--help") || arguments.contains("-h") {
             print("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp)
             exit(0)
@@ -59,8 +65,10 @@ extension KioskRuntime {
 
     /// The command line, then the file and the environment under it: the configuration, or every
     /// problem as the lines to print.
-    public nonisolated static func loadConfiguration(arguments: [String], environment: [String: String],
-                                         apps: [String]?) -> Result<(configuration: KioskConfiguration, source: ConfigurationSource), LoadFailure> {
+    public nonisolated static func loadConfiguration(
+        arguments: [String], environment: [String: String],
+        apps: [String]?
+    ) -> Result<(configuration: KioskConfiguration, source: ConfigurationSource), LoadFailure> {
         let commandLine: CommandLineSettings
         switch CommandLineSettings.parse(arguments) {
         case .failure(let errors): return .failure(LoadFailure(errors.description))
@@ -105,7 +113,8 @@ extension KioskRuntime {
     /// The settings' flags, their values and where else each can be set, for `--help`.
     public nonisolated static var settingsHelp: String {
         var lines = ["SETTINGS (the command line wins over KIOSK_* variables, which win over the config file):"]
-        let entries: [(String, String)] = [("--config FILE", "The config file (default: KIOSK_CONFIG, else \(KioskConfiguration.defaultPath)).")]
+        let entries: [(String, String)] =
+            [("--config FILE", "The config file (default: KIOSK_CONFIG, else \(KioskConfiguration.defaultPath)).")]
             + KioskConfiguration.settings.compactMap { setting in
                 guard let flag = setting.flag else { return nil }
                 var sources: [String] = []

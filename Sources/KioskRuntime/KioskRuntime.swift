@@ -1,5 +1,5 @@
-import Dispatch
 import DRMDisplay
+import Dispatch
 import FBDevDisplay
 import Foundation
 import HeadlessDisplay
@@ -21,7 +21,9 @@ public final class KioskRuntime {
     /// conforming to `DisplayBackend` and a line here.
     // An immutable list of types, read from any thread (the command line is parsed before the main actor
     // runs anything): metatypes of main-actor protocols are not `Sendable` to the compiler, but these hold no state.
-    public nonisolated(unsafe) static let displayBackends: [any DisplayBackend.Type] = [DRMDisplay.self, FBDevDisplay.self, HeadlessDisplay.self]
+    public nonisolated(unsafe) static let displayBackends: [any DisplayBackend.Type] = [
+        DRMDisplay.self, FBDevDisplay.self, HeadlessDisplay.self,
+    ]
     /// The input backend that runs beside real displays.
     public nonisolated(unsafe) static let inputBackend: any InputBackend.Type = LibInputBackend.self
 
@@ -49,8 +51,10 @@ public final class KioskRuntime {
     private var tokens: [NSObjectProtocol] = []
     private let log = Logger(label: "kiosk.runtime")
 
-    public init(configuration: KioskConfiguration, source: ConfigurationSource? = nil, delegate: any ApplicationDelegate,
-                application: Application = .shared) {
+    public init(
+        configuration: KioskConfiguration, source: ConfigurationSource? = nil, delegate: any ApplicationDelegate,
+        application: Application = .shared
+    ) {
         self.configuration = configuration
         self.source = source
         self.delegate = delegate
@@ -109,7 +113,7 @@ public final class KioskRuntime {
                 for reason in skipped { log.notice("\(reason)") }
                 if !automatic { log.info("\(type.name) backend (requested)") }
                 return display
-            } catch where automatic && error.kind == .unavailable {
+            } catch  where automatic && error.kind == .unavailable {
                 skipped.append("\(type.name): \(error.reason)")
             } catch {
                 throw .backendUnavailable(error.backend, reason: error.reason)
@@ -183,15 +187,20 @@ public final class KioskRuntime {
         router?.reconfigure(loaded)
         let applied = changes.filter { $0.reload == .live }.map(\.key)
         let restart = changes.filter { $0.reload == .restart }.map(\.key)
-        var summary = applied.isEmpty ? "SIGHUP: \(source.path) read, nothing changed that applies live"
-                                      : "SIGHUP: applied \(applied.joined(separator: ", ")) from \(source.path)"
+        var summary =
+            applied.isEmpty
+            ? "SIGHUP: \(source.path) read, nothing changed that applies live"
+            : "SIGHUP: applied \(applied.joined(separator: ", ")) from \(source.path)"
         if !restart.isEmpty { summary += "; \(restart.joined(separator: ", ")) changed and need a restart" }
         configLog.notice("\(summary)")
         trace?.recordReload(applied: applied, needsRestart: restart, problems: 0)
     }
 
-    /// What differs between two configurations: each setting's key, and whether a reload applies it.
-    nonisolated static func changes(from old: KioskConfiguration, to new: KioskConfiguration) -> [(key: String, reload: KioskConfiguration.Setting.Reload)] {
+    /// A setting that changed: its key, and whether a reload applies it.
+    typealias Change = (key: String, reload: KioskConfiguration.Setting.Reload)
+
+    /// What differs between two configurations.
+    nonisolated static func changes(from old: KioskConfiguration, to new: KioskConfiguration) -> [Change] {
         var changes = KioskConfiguration.settings.filter { $0.value(in: old) != $0.value(in: new) }.map { ($0.key, $0.reload) }
         // What the settings' spelling does not show: whole screen sections (EDID, position), calibrations.
         if old.screens != new.screens, !changes.contains(where: { ["mode", "rotation"].contains($0.0) }) {
@@ -232,19 +241,20 @@ public final class KioskRuntime {
     private func observeScreens() {
         let center = application.notificationCenter
         for name in [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification] {
-            tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                nonisolated(unsafe) let object = note.object
-                MainActor.assumeIsolated {
-                    guard let self else { return }
-                    // Mapping decisions depend on which screens exist.
-                    self.router?.remap()
-                    // Screens found at start are the app's to see in applicationDidFinishLaunching
-                    // (Screen.screens); only later connects are news.
-                    guard self.hasLaunched, let screen = object as? Screen else { return }
-                    if name == Screen.didConnectNotification { self.delegate.screenDidConnect(screen) }
-                    if name == Screen.didDisconnectNotification { self.delegate.screenDidDisconnect(screen) }
-                }
-            })
+            tokens.append(
+                center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
+                    nonisolated(unsafe) let object = note.object
+                    MainActor.assumeIsolated {
+                        guard let self else { return }
+                        // Mapping decisions depend on which screens exist.
+                        self.router?.remap()
+                        // Screens found at start are the app's to see in applicationDidFinishLaunching
+                        // (Screen.screens); only later connects are news.
+                        guard self.hasLaunched, let screen = object as? Screen else { return }
+                        if name == Screen.didConnectNotification { self.delegate.screenDidConnect(screen) }
+                        if name == Screen.didDisconnectNotification { self.delegate.screenDidDisconnect(screen) }
+                    }
+                })
         }
     }
 

@@ -19,11 +19,12 @@ final class Trace {
         self.application = application
         let center = application.notificationCenter
         for (name, event) in Application.modelNotifications {
-            tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                nonisolated(unsafe) let object = note.object
-                // The window model posts on the main actor, synchronously.
-                MainActor.assumeIsolated { self?.record(event, object: object) }
-            })
+            tokens.append(
+                center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
+                    nonisolated(unsafe) let object = note.object
+                    // The window model posts on the main actor, synchronously.
+                    MainActor.assumeIsolated { self?.record(event, object: object) }
+                })
         }
         application.touchDeliveryObserver = { [weak self] touch in self?.record(touch) }
     }
@@ -54,8 +55,10 @@ final class Trace {
     }
 
     private func record(_ touch: Touch) {
-        var line = JSONLine([("event", .string("touch")), ("phase", .string(touch.phase.rawValue)),
-                             ("screen", .string(touch.screen.name))])
+        var line = JSONLine([
+            ("event", .string("touch")), ("phase", .string(touch.phase.rawValue)),
+            ("screen", .string(touch.screen.name)),
+        ])
         line.append("window", touch.window.map { .string($0.displayName) } ?? .null)
         line.append("view", touch.view.map { .string($0.displayName) } ?? .null)
         line.append("x", .number(touch.locationOnScreen.x))
@@ -77,8 +80,11 @@ final class Trace {
     /// A reload: the keys applied, those that need a restart, and the problems of a rejected file.
     func recordReload(applied: [String], needsRestart: [String], problems: Int) {
         func list(_ keys: [String]) -> JSONLine.Value { .raw("[" + keys.map(JSONLine.quote).joined(separator: ",") + "]") }
-        write(JSONLine([("event", .string("config.reload")), ("applied", list(applied)), ("restart", list(needsRestart)),
-                        ("problems", .integer(problems))]))
+        write(
+            JSONLine([
+                ("event", .string("config.reload")), ("applied", list(applied)), ("restart", list(needsRestart)),
+                ("problems", .integer(problems)),
+            ]))
     }
 
     private func write(_ line: JSONLine) {

@@ -23,11 +23,13 @@ public enum InputEvent: CustomStringConvertible {
     /// unplugged mid-touch and with a key held).
     case deviceRemoved(InputDevice)
     /// A finger touched (`LIBINPUT_EVENT_TOUCH_DOWN`).
-    case touchDown(InputDevice, slot: Int32, seatSlot: Int32, x: Double, y: Double,
-                   xMillimeters: Double, yMillimeters: Double, time: UInt64)
+    case touchDown(
+        InputDevice, slot: Int32, seatSlot: Int32, x: Double, y: Double,
+        xMillimeters: Double, yMillimeters: Double, time: UInt64)
     /// A finger moved (`LIBINPUT_EVENT_TOUCH_MOTION`).
-    case touchMotion(InputDevice, slot: Int32, seatSlot: Int32, x: Double, y: Double,
-                     xMillimeters: Double, yMillimeters: Double, time: UInt64)
+    case touchMotion(
+        InputDevice, slot: Int32, seatSlot: Int32, x: Double, y: Double,
+        xMillimeters: Double, yMillimeters: Double, time: UInt64)
     /// A finger lifted (`LIBINPUT_EVENT_TOUCH_UP`); no position (libinput gives none).
     case touchUp(InputDevice, slot: Int32, seatSlot: Int32, time: UInt64)
     /// The contact is void (`LIBINPUT_EVENT_TOUCH_CANCEL`), e.g. the kernel's palm detection took it.
@@ -40,8 +42,9 @@ public enum InputEvent: CustomStringConvertible {
     case pointerMotion(InputDevice, dx: Double, dy: Double, time: UInt64)
     /// Absolute pointer motion (`LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE`): a virtual tablet, a touchscreen
     /// that reports itself as a pointer.
-    case pointerMotionAbsolute(InputDevice, x: Double, y: Double,
-                               xMillimeters: Double, yMillimeters: Double, time: UInt64)
+    case pointerMotionAbsolute(
+        InputDevice, x: Double, y: Double,
+        xMillimeters: Double, yMillimeters: Double, time: UInt64)
     /// A button (`LIBINPUT_EVENT_POINTER_BUTTON`); `button` is the evdev code (`BTN_LEFT` 0x110).
     case pointerButton(InputDevice, button: UInt32, pressed: Bool, time: UInt64)
     /// A key (`LIBINPUT_EVENT_KEYBOARD_KEY`); `key` is the evdev code (`KEY_A` 30), for xkbcommon.
@@ -53,10 +56,10 @@ public enum InputEvent: CustomStringConvertible {
     public var device: InputDevice? {
         switch self {
         case .deviceAdded(let device), .deviceRemoved(let device),
-             .touchDown(let device, _, _, _, _, _, _, _), .touchMotion(let device, _, _, _, _, _, _, _),
-             .touchUp(let device, _, _, _), .touchCancel(let device, _, _, _), .touchFrame(let device, _),
-             .pointerMotion(let device, _, _, _), .pointerMotionAbsolute(let device, _, _, _, _, _),
-             .pointerButton(let device, _, _, _), .keyboardKey(let device, _, _, _):
+            .touchDown(let device, _, _, _, _, _, _, _), .touchMotion(let device, _, _, _, _, _, _, _),
+            .touchUp(let device, _, _, _), .touchCancel(let device, _, _, _), .touchFrame(let device, _),
+            .pointerMotion(let device, _, _, _), .pointerMotionAbsolute(let device, _, _, _, _, _),
+            .pointerButton(let device, _, _, _), .keyboardKey(let device, _, _, _):
             return device
         case .other:
             return nil

@@ -4,7 +4,9 @@ import Glibc
 extension LibInput {
     /// libinput's log priorities (`enum libinput_log_priority`).
     public enum LogPriority: UInt32, Sendable, Comparable {
-        case debug = 10, info = 20, error = 30
+        case debug = 10
+        case info = 20
+        case error = 30
 
         public static func < (lhs: LogPriority, rhs: LogPriority) -> Bool { lhs.rawValue < rhs.rawValue }
     }

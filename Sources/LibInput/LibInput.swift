@@ -54,9 +54,11 @@ public final class LibInput {
     /// defaults open and close directly, for tools that run with access to `/dev/input`.
     ///
     /// A seat no device belongs to is not an error: the context just reports no devices.
-    public convenience init(seat: String = "seat0",
-                            openDevice: @escaping (String, Int32) -> Int32 = LibInput.openDirectly,
-                            closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly) throws(LibInputError) {
+    public convenience init(
+        seat: String = "seat0",
+        openDevice: @escaping (String, Int32) -> Int32 = LibInput.openDirectly,
+        closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly
+    ) throws(LibInputError) {
         try self.init(openDevice: openDevice, closeDevice: closeDevice, seat: seat) { (interface, userdata) throws(LibInputError) in
             let udev = try inputCreate("udev_new") { udev_new() }
             // libinput takes its own reference to the udev context.
@@ -71,8 +73,10 @@ public final class LibInput {
     /// A context without udev seat handling (`libinput_path_create_context`): devices come only from
     /// `addDevice(path:)`. Hotplug is not followed. libinput still reads each device's udev properties
     /// (calibration, size fixes), so a device must be known to udev (udevd running) to be added.
-    public static func path(openDevice: @escaping (String, Int32) -> Int32 = LibInput.openDirectly,
-                            closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly) throws(LibInputError) -> LibInput {
+    public static func path(
+        openDevice: @escaping (String, Int32) -> Int32 = LibInput.openDirectly,
+        closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly
+    ) throws(LibInputError) -> LibInput {
         try LibInput(openDevice: openDevice, closeDevice: closeDevice, seat: nil) { (interface, userdata) throws(LibInputError) in
             try inputCreate("libinput_path_create_context") { libinput_path_create_context(interface, userdata) }
         }
@@ -80,8 +84,10 @@ public final class LibInput {
 
     /// The part both kinds of context share: the callbacks behind libinput's interface (reached through
     /// its user data), the context `create` makes with them, and its fd. A seat name makes a udev context.
-    private init(openDevice: @escaping (String, Int32) -> Int32, closeDevice: @escaping (Int32) -> Void, seat: String?,
-                 create: (UnsafePointer<libinput_interface>, UnsafeMutableRawPointer) throws(LibInputError) -> OpaquePointer) throws(LibInputError) {
+    private init(
+        openDevice: @escaping (String, Int32) -> Int32, closeDevice: @escaping (Int32) -> Void, seat: String?,
+        create: (UnsafePointer<libinput_interface>, UnsafeMutableRawPointer) throws(LibInputError) -> OpaquePointer
+    ) throws(LibInputError) {
         let callbacks = LibInputCallbacks(openDevice: openDevice, closeDevice: closeDevice)
         let cInterface = LibInputCallbacks.makeCInterface()
         let userdata = Unmanaged.passUnretained(callbacks).toOpaque()
@@ -226,10 +232,12 @@ public final class LibInput {
             let ymm = libinput_event_touch_get_y(touch)
             let time = libinput_event_touch_get_time_usec(touch)
             return type == LIBINPUT_EVENT_TOUCH_DOWN
-                ? .touchDown(device, slot: slot, seatSlot: seatSlot, x: x, y: y,
-                             xMillimeters: xmm, yMillimeters: ymm, time: time)
-                : .touchMotion(device, slot: slot, seatSlot: seatSlot, x: x, y: y,
-                               xMillimeters: xmm, yMillimeters: ymm, time: time)
+                ? .touchDown(
+                    device, slot: slot, seatSlot: seatSlot, x: x, y: y,
+                    xMillimeters: xmm, yMillimeters: ymm, time: time)
+                : .touchMotion(
+                    device, slot: slot, seatSlot: seatSlot, x: x, y: y,
+                    xMillimeters: xmm, yMillimeters: ymm, time: time)
         case LIBINPUT_EVENT_TOUCH_UP, LIBINPUT_EVENT_TOUCH_CANCEL:
             // No coordinates: libinput logs a client bug for get_x on these.
             let touch = libinput_event_get_touch_event(event)
@@ -242,34 +250,39 @@ public final class LibInput {
                 : .touchCancel(device, slot: slot, seatSlot: seatSlot, time: time)
         case LIBINPUT_EVENT_TOUCH_FRAME:
             let touch = libinput_event_get_touch_event(event)
-            return .touchFrame(device(libinput_event_get_device(event)),
-                               time: libinput_event_touch_get_time_usec(touch))
+            return .touchFrame(
+                device(libinput_event_get_device(event)),
+                time: libinput_event_touch_get_time_usec(touch))
         case LIBINPUT_EVENT_POINTER_MOTION:
             let pointer = libinput_event_get_pointer_event(event)
-            return .pointerMotion(device(libinput_event_get_device(event)),
-                                  dx: libinput_event_pointer_get_dx(pointer),
-                                  dy: libinput_event_pointer_get_dy(pointer),
-                                  time: libinput_event_pointer_get_time_usec(pointer))
+            return .pointerMotion(
+                device(libinput_event_get_device(event)),
+                dx: libinput_event_pointer_get_dx(pointer),
+                dy: libinput_event_pointer_get_dy(pointer),
+                time: libinput_event_pointer_get_time_usec(pointer))
         case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
             let pointer = libinput_event_get_pointer_event(event)
-            return .pointerMotionAbsolute(device(libinput_event_get_device(event)),
-                                          x: libinput_event_pointer_get_absolute_x_transformed(pointer, 1),
-                                          y: libinput_event_pointer_get_absolute_y_transformed(pointer, 1),
-                                          xMillimeters: libinput_event_pointer_get_absolute_x(pointer),
-                                          yMillimeters: libinput_event_pointer_get_absolute_y(pointer),
-                                          time: libinput_event_pointer_get_time_usec(pointer))
+            return .pointerMotionAbsolute(
+                device(libinput_event_get_device(event)),
+                x: libinput_event_pointer_get_absolute_x_transformed(pointer, 1),
+                y: libinput_event_pointer_get_absolute_y_transformed(pointer, 1),
+                xMillimeters: libinput_event_pointer_get_absolute_x(pointer),
+                yMillimeters: libinput_event_pointer_get_absolute_y(pointer),
+                time: libinput_event_pointer_get_time_usec(pointer))
         case LIBINPUT_EVENT_POINTER_BUTTON:
             let pointer = libinput_event_get_pointer_event(event)
-            return .pointerButton(device(libinput_event_get_device(event)),
-                                  button: libinput_event_pointer_get_button(pointer),
-                                  pressed: libinput_event_pointer_get_button_state(pointer) == LIBINPUT_BUTTON_STATE_PRESSED,
-                                  time: libinput_event_pointer_get_time_usec(pointer))
+            return .pointerButton(
+                device(libinput_event_get_device(event)),
+                button: libinput_event_pointer_get_button(pointer),
+                pressed: libinput_event_pointer_get_button_state(pointer) == LIBINPUT_BUTTON_STATE_PRESSED,
+                time: libinput_event_pointer_get_time_usec(pointer))
         case LIBINPUT_EVENT_KEYBOARD_KEY:
             let keyboard = libinput_event_get_keyboard_event(event)
-            return .keyboardKey(device(libinput_event_get_device(event)),
-                                key: libinput_event_keyboard_get_key(keyboard),
-                                pressed: libinput_event_keyboard_get_key_state(keyboard) == LIBINPUT_KEY_STATE_PRESSED,
-                                time: libinput_event_keyboard_get_time_usec(keyboard))
+            return .keyboardKey(
+                device(libinput_event_get_device(event)),
+                key: libinput_event_keyboard_get_key(keyboard),
+                pressed: libinput_event_keyboard_get_key_state(keyboard) == LIBINPUT_KEY_STATE_PRESSED,
+                time: libinput_event_keyboard_get_time_usec(keyboard))
         default:
             return .other(type: Int32(bitPattern: type.rawValue))
         }

@@ -37,17 +37,18 @@ final class LibInputCallbacks {
     /// which the `LibInput` only makes on the main actor.
     static func makeCInterface() -> UnsafeMutablePointer<libinput_interface> {
         let interface = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
-        interface.initialize(to: libinput_interface(
-            open_restricted: { path, flags, userdata in
-                guard let path else { return -EINVAL }
-                let callbacks = LibInputCallbacks.from(userdata)
-                let name = String(cString: path)
-                return MainActor.assumeIsolated { callbacks.open(name, flags: flags) }
-            },
-            close_restricted: { fd, userdata in
-                let callbacks = LibInputCallbacks.from(userdata)
-                MainActor.assumeIsolated { callbacks.close(fd) }
-            }))
+        interface.initialize(
+            to: libinput_interface(
+                open_restricted: { path, flags, userdata in
+                    guard let path else { return -EINVAL }
+                    let callbacks = LibInputCallbacks.from(userdata)
+                    let name = String(cString: path)
+                    return MainActor.assumeIsolated { callbacks.open(name, flags: flags) }
+                },
+                close_restricted: { fd, userdata in
+                    let callbacks = LibInputCallbacks.from(userdata)
+                    MainActor.assumeIsolated { callbacks.close(fd) }
+                }))
         return interface
     }
 

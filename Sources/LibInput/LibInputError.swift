@@ -31,8 +31,10 @@ public struct LibInputError: Error, CustomStringConvertible, Equatable, Sendable
 
     public var description: String {
         let call = detail.map { "\(operation)(\"\($0)\")" } ?? operation
-        let reason = errno == 0 ? "failed without setting errno"
-                                : "\(String(cString: strerror(errno))) (errno \(errno))"
+        let reason =
+            errno == 0
+            ? "failed without setting errno"
+            : "\(String(cString: strerror(errno))) (errno \(errno))"
         return "\(call): \(reason)"
     }
 
@@ -47,8 +49,10 @@ public struct LibInputError: Error, CustomStringConvertible, Equatable, Sendable
 /// Constructors (`libinput_udev_create_context`, `libinput_path_create_context`, and libudev's
 /// `udev_new` under them) return NULL and set errno. errno is cleared first so a stale value is never
 /// blamed; NULL without errno is reported as `ENOMEM`, the only failure they leave unexplained.
-func inputCreate(_ operation: String, detail: String? = nil,
-                 _ body: () -> OpaquePointer?) throws(LibInputError) -> OpaquePointer {
+func inputCreate(
+    _ operation: String, detail: String? = nil,
+    _ body: () -> OpaquePointer?
+) throws(LibInputError) -> OpaquePointer {
     Glibc.errno = 0
     if let pointer = body() { return pointer }
     let code = Glibc.errno

@@ -22,8 +22,10 @@ extension LibInputBackend {
         }
         var listed: [ListedDevice] = []
         for case .deviceAdded(let device) in input.events() {
-            listed.append(ListedDevice(info: info(device, id: listed.count + 1), devnode: device.devnode,
-                                       calibration: device.hasCalibrationMatrix ? device.calibrationMatrix : []))
+            listed.append(
+                ListedDevice(
+                    info: info(device, id: listed.count + 1), devnode: device.devnode,
+                    calibration: device.hasCalibrationMatrix ? device.calibrationMatrix : []))
         }
         return listed
     }

@@ -39,11 +39,14 @@ public final class LibInputBackend: InputBackend {
     public func start() throws(BackendError) {
         let input: LibInput
         do {
-            input = try LibInput(seat: seat, openDevice: { [weak self] path, _ in
-                MainActor.assumeIsolated { self?.open(path) ?? -ENODEV }
-            }, closeDevice: { [weak self] fd in
-                MainActor.assumeIsolated { self?.close(fd) }
-            })
+            input = try LibInput(
+                seat: seat,
+                openDevice: { [weak self] path, _ in
+                    MainActor.assumeIsolated { self?.open(path) ?? -ENODEV }
+                },
+                closeDevice: { [weak self] fd in
+                    MainActor.assumeIsolated { self?.close(fd) }
+                })
         } catch {
             throw .failed(Self.name, "\(error)")
         }
@@ -182,13 +185,14 @@ public final class LibInputBackend: InputBackend {
         if device.capabilities.contains(.keyboard) { capabilities.insert(.keyboard) }
         if device.capabilities.contains(.pointer) { capabilities.insert(.pointer) }
         if device.capabilities.contains(.touch) { capabilities.insert(.touch) }
-        return InputDeviceInfo(id: id, name: device.name, sysname: device.sysname,
-                               vendorID: UInt16(truncatingIfNeeded: device.vendorID), productID: UInt16(truncatingIfNeeded: device.productID),
-                               capabilities: capabilities, size: device.size.map { Size(width: $0.width, height: $0.height) },
-                               udevProperties: properties, paths: paths)
+        return InputDeviceInfo(
+            id: id, name: device.name, sysname: device.sysname,
+            vendorID: UInt16(truncatingIfNeeded: device.vendorID), productID: UInt16(truncatingIfNeeded: device.productID),
+            capabilities: capabilities, size: device.size.map { Size(width: $0.width, height: $0.height) },
+            udevProperties: properties, paths: paths)
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -5,7 +5,10 @@ import Synchronization
 extension Seat {
     /// libseat's log levels (`enum libseat_log_level`).
     public enum LogLevel: UInt32, Sendable, Comparable {
-        case silent = 0, error = 1, info = 2, debug = 3
+        case silent = 0
+        case error = 1
+        case info = 2
+        case debug = 3
 
         public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -23,19 +26,24 @@ extension Seat {
     /// forked embedded seatd process (its lines start with `[seatd/`), where only async-signal-safe work
     /// is strictly correct; writing a line to stderr, as swift-log's default handler does, works there
     /// in practice.
-    public nonisolated static func setLogHandler(level: LogLevel,
-                                                 _ handler: (@Sendable (LogLevel, String) -> Void)?) {
+    public nonisolated static func setLogHandler(
+        level: LogLevel,
+        _ handler: (@Sendable (LogLevel, String) -> Void)?
+    ) {
         logHandler.withLock { $0 = handler }
-        libseat_set_log_handler(handler == nil ? nil : { level, format, arguments in
-            guard let format, let arguments else { return }
-            // One formatting pass into a fixed buffer: a va_list cannot be walked twice from Swift
-            // (no va_copy), and libseat's lines are short; longer ones are truncated.
-            var buffer = [CChar](repeating: 0, count: 1024)
-            _ = vsnprintf(&buffer, buffer.count, format, arguments)
-            let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let handler = logHandler.withLock { $0 }
-            handler?(LogLevel(rawValue: level.rawValue) ?? .debug, message)
-        })
+        libseat_set_log_handler(
+            handler == nil
+                ? nil
+                : { level, format, arguments in
+                    guard let format, let arguments else { return }
+                    // One formatting pass into a fixed buffer: a va_list cannot be walked twice from Swift
+                    // (no va_copy), and libseat's lines are short; longer ones are truncated.
+                    var buffer = [CChar](repeating: 0, count: 1024)
+                    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+                    let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    let handler = logHandler.withLock { $0 }
+                    handler?(LogLevel(rawValue: level.rawValue) ?? .debug, message)
+                })
         libseat_set_log_level(libseat_log_level(rawValue: level.rawValue))
     }
 }

@@ -38,14 +38,18 @@ public struct SeatError: Error, CustomStringConvertible {
         } else if operation == "libseat_open_seat" {
             call += "(LIBSEAT_BACKEND=\(backend ?? "unset"))"
         }
-        let reason = errno == 0 ? "failed without setting errno"
-                                : "\(String(cString: strerror(errno))) (errno \(errno))"
+        let reason =
+            errno == 0
+            ? "failed without setting errno"
+            : "\(String(cString: strerror(errno))) (errno \(errno))"
         return "\(call): \(reason)"
     }
 
     /// A failed libseat call that left `code` in errno.
-    static func failed(_ operation: String, errno code: Int32, path: String? = nil,
-                       backend: String? = nil) -> SeatError {
+    static func failed(
+        _ operation: String, errno code: Int32, path: String? = nil,
+        backend: String? = nil
+    ) -> SeatError {
         SeatError(operation: operation, errno: code, path: path, backend: backend)
     }
 }
@@ -54,8 +58,10 @@ public struct SeatError: Error, CustomStringConvertible {
 
 /// `libseat_open_seat` returns NULL and sets errno. errno is cleared first so a stale value is never
 /// reported as the cause.
-func seatCreate(_ operation: String, backend: String?,
-                _ body: () -> OpaquePointer?) throws(SeatError) -> OpaquePointer {
+func seatCreate(
+    _ operation: String, backend: String?,
+    _ body: () -> OpaquePointer?
+) throws(SeatError) -> OpaquePointer {
     Glibc.errno = 0
     if let pointer = body() { return pointer }
     throw SeatError.failed(operation, errno: Glibc.errno, backend: backend)

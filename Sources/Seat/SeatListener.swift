@@ -21,14 +21,20 @@ final class SeatListener {
     }
 
     func enable() {
-        if held != nil { held?.append(true); return }
+        if held != nil {
+            held?.append(true)
+            return
+        }
         isEnabled = true
         hasBeenEnabled = true
         onEnable()
     }
 
     func disable() {
-        if held != nil { held?.append(false); return }
+        if held != nil {
+            held?.append(false)
+            return
+        }
         isEnabled = false
         onDisable()
     }
@@ -49,15 +55,16 @@ final class SeatListener {
     /// reads the connection), which the `Seat` only makes on the main actor.
     static func makeCListener() -> UnsafeMutablePointer<libseat_seat_listener> {
         let listener = UnsafeMutablePointer<libseat_seat_listener>.allocate(capacity: 1)
-        listener.initialize(to: libseat_seat_listener(
-            enable_seat: { _, userdata in
-                let listener = SeatListener.from(userdata)
-                MainActor.assumeIsolated { listener.enable() }
-            },
-            disable_seat: { _, userdata in
-                let listener = SeatListener.from(userdata)
-                MainActor.assumeIsolated { listener.disable() }
-            }))
+        listener.initialize(
+            to: libseat_seat_listener(
+                enable_seat: { _, userdata in
+                    let listener = SeatListener.from(userdata)
+                    MainActor.assumeIsolated { listener.enable() }
+                },
+                disable_seat: { _, userdata in
+                    let listener = SeatListener.from(userdata)
+                    MainActor.assumeIsolated { listener.disable() }
+                }))
         return listener
     }
 

@@ -33,8 +33,9 @@ public final class LibSeatSession: DeviceSession {
         let box = Box()
         let seat: Seat
         do {
-            seat = try Seat(onEnable: { MainActor.assumeIsolated { box.session?.enabled() } },
-                            onDisable: { MainActor.assumeIsolated { box.session?.disabled() } })
+            seat = try Seat(
+                onEnable: { MainActor.assumeIsolated { box.session?.enabled() } },
+                onDisable: { MainActor.assumeIsolated { box.session?.disabled() } })
         } catch {
             throw .failed("seat", "\(error)")
         }

@@ -42,7 +42,8 @@ extension SystemdNotifier {
     public func notify(_ fields: [String: String]) throws(SystemdNotifyError) {
         for (key, value) in fields {
             if key.isEmpty || key.contains("=") || key.contains(where: \.isNewline)
-                || value.contains(where: \.isNewline) {
+                || value.contains(where: \.isNewline)
+            {
                 throw .invalidField(key, socket: socket)
             }
         }

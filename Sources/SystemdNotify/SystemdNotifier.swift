@@ -43,15 +43,18 @@ public struct SystemdNotifier: Sendable, Equatable {
     ///   - environment: the variables to read; nil reads the process environment (`getenv`). Tests
     ///     pass a dictionary so they never touch the environment other tests share.
     ///   - processID: compared with `WATCHDOG_PID`; defaults to our own pid.
-    public static func fromEnvironment(_ environment: [String: String]? = nil,
-                                       processID: pid_t = getpid()) -> SystemdNotifier? {
+    public static func fromEnvironment(
+        _ environment: [String: String]? = nil,
+        processID: pid_t = getpid()
+    ) -> SystemdNotifier? {
         let lookup: (String) -> String? = { name in
             if let environment { return environment[name] }
             return getenv(name).map { String(cString: $0) }
         }
         guard let socket = lookup("NOTIFY_SOCKET"), !socket.isEmpty else { return nil }
-        let interval = watchdogInterval(usec: lookup("WATCHDOG_USEC"), pid: lookup("WATCHDOG_PID"),
-                                        processID: processID)
+        let interval = watchdogInterval(
+            usec: lookup("WATCHDOG_USEC"), pid: lookup("WATCHDOG_PID"),
+            processID: processID)
         return SystemdNotifier(socket: socket, watchdogInterval: interval)
     }
 }

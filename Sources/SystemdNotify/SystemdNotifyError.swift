@@ -27,16 +27,17 @@ public struct SystemdNotifyError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        let reason = switch code {
-        case .unsupportedAddress:
-            "unsupported address (only an absolute path or @name)"
-        case .addressTooLong(let capacity):
-            "address too long or empty (a unix socket address holds at most \(capacity) bytes)"
-        case .invalidField(let key):
-            "invalid field \"\(key)\" (a key must be non-empty without '=' or line breaks, a value without line breaks)"
-        case .systemCall(let call):
-            "\(call): \(String(cString: strerror(errno))) (errno \(errno))"
-        }
+        let reason =
+            switch code {
+            case .unsupportedAddress:
+                "unsupported address (only an absolute path or @name)"
+            case .addressTooLong(let capacity):
+                "address too long or empty (a unix socket address holds at most \(capacity) bytes)"
+            case .invalidField(let key):
+                "invalid field \"\(key)\" (a key must be non-empty without '=' or line breaks, a value without line breaks)"
+            case .systemCall(let call):
+                "\(call): \(String(cString: strerror(errno))) (errno \(errno))"
+            }
         return "sd_notify to \"\(socket)\": \(reason)"
     }
 

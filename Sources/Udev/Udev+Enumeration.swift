@@ -18,21 +18,26 @@ extension Udev {
     /// - No "is initialized" match is added: without a running udevd (containers, early boot) no device
     ///   is initialized, and the kernel's own properties are still worth having.
     /// - A device that disappears between the scan and its lookup (unplugged meanwhile) is skipped.
-    public func devices(subsystem: String, sysname: String? = nil,
-                        properties: [String: String] = [:]) throws(UdevError) -> [UdevDevice] {
+    public func devices(
+        subsystem: String, sysname: String? = nil,
+        properties: [String: String] = [:]
+    ) throws(UdevError) -> [UdevDevice] {
         precondition(!subsystem.isEmpty, "Udev.devices(subsystem:): empty subsystem name")
         let enumerate = try udevCreate("udev_enumerate_new") { udev_enumerate_new(pointer) }
         defer { udev_enumerate_unref(enumerate) }
 
-        try udevCheck(udev_enumerate_add_match_subsystem(enumerate, subsystem),
-                      "udev_enumerate_add_match_subsystem", detail: subsystem)
+        try udevCheck(
+            udev_enumerate_add_match_subsystem(enumerate, subsystem),
+            "udev_enumerate_add_match_subsystem", detail: subsystem)
         if let sysname {
-            try udevCheck(udev_enumerate_add_match_sysname(enumerate, sysname),
-                          "udev_enumerate_add_match_sysname", detail: sysname)
+            try udevCheck(
+                udev_enumerate_add_match_sysname(enumerate, sysname),
+                "udev_enumerate_add_match_sysname", detail: sysname)
         }
         for (key, value) in properties {
-            try udevCheck(udev_enumerate_add_match_property(enumerate, key, value),
-                          "udev_enumerate_add_match_property", detail: "\(key)=\(value)")
+            try udevCheck(
+                udev_enumerate_add_match_property(enumerate, key, value),
+                "udev_enumerate_add_match_property", detail: "\(key)=\(value)")
         }
         try udevCheck(udev_enumerate_scan_devices(enumerate), "udev_enumerate_scan_devices", detail: subsystem)
 
@@ -45,7 +50,7 @@ extension Udev {
             let device: UdevDevice
             do {
                 device = try self.device(syspath: syspath)
-            } catch where error.errno == ENODEV || error.errno == ENOENT {
+            } catch  where error.errno == ENODEV || error.errno == ENOENT {
                 continue  // unplugged between the scan and now
             }
             if properties.allSatisfy({ key, pattern in

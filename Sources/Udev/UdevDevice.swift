@@ -31,9 +31,11 @@ public struct UdevDevice: Hashable, Sendable, CustomStringConvertible {
     /// The parent device's subsystem, e.g. `pci`, `platform`, `input`.
     public var parentSubsystem: String?
 
-    public init(syspath: String, sysname: String, devnode: String? = nil, subsystem: String? = nil,
-                devtype: String? = nil, action: String? = nil, properties: [String: String] = [:],
-                parentSyspath: String? = nil, parentSubsystem: String? = nil) {
+    public init(
+        syspath: String, sysname: String, devnode: String? = nil, subsystem: String? = nil,
+        devtype: String? = nil, action: String? = nil, properties: [String: String] = [:],
+        parentSyspath: String? = nil, parentSubsystem: String? = nil
+    ) {
         self.syspath = syspath
         self.sysname = sysname
         self.devnode = devnode

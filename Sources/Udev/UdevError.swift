@@ -45,8 +45,10 @@ func errnoDescription(_ code: Int32) -> String {
 /// `udev_monitor_new_from_netlink`) return NULL and set `errno`. `errno` is cleared first so a stale value
 /// from an earlier call is never reported; a NULL without errno is reported as `ENOMEM`, the only
 /// failure libudev leaves unexplained (an allocation inside the library).
-func udevCreate(_ operation: String, detail: String? = nil,
-                _ body: () -> OpaquePointer?) throws(UdevError) -> OpaquePointer {
+func udevCreate(
+    _ operation: String, detail: String? = nil,
+    _ body: () -> OpaquePointer?
+) throws(UdevError) -> OpaquePointer {
     Glibc.errno = 0
     if let pointer = body() { return pointer }
     let code = Glibc.errno

@@ -48,11 +48,13 @@ public final class UdevMonitor {
         do {
             for subsystem in subsystems {
                 precondition(!subsystem.isEmpty, "UdevMonitor: empty subsystem name")
-                try udevCheck(udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil),
-                              "udev_monitor_filter_add_match_subsystem_devtype", detail: subsystem)
+                try udevCheck(
+                    udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil),
+                    "udev_monitor_filter_add_match_subsystem_devtype", detail: subsystem)
             }
-            try udevCheck(udev_monitor_enable_receiving(monitor), "udev_monitor_enable_receiving",
-                          detail: source.rawValue)
+            try udevCheck(
+                udev_monitor_enable_receiving(monitor), "udev_monitor_enable_receiving",
+                detail: source.rawValue)
             let fd = udev_monitor_get_fd(monitor)
             try udevCheck(fd, "udev_monitor_get_fd")
             let flags = fcntl(fd, F_GETFL)

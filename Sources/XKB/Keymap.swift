@@ -29,8 +29,10 @@ public final class Keymap {
     /// Throws naming the fields and the environment variables used when a layout, variant, model or option
     /// does not exist, or when the xkeyboard-config data (`/usr/share/X11/xkb`, package `xkb-data`) is
     /// missing. Compiling takes a few milliseconds (it parses the data files): do it once per layout.
-    public init(rules: String? = nil, model: String? = nil, layout: String? = nil,
-                variant: String? = nil, options: String? = nil) throws(XKBError) {
+    public init(
+        rules: String? = nil, model: String? = nil, layout: String? = nil,
+        variant: String? = nil, options: String? = nil
+    ) throws(XKBError) {
         let log = LogCollector()
         // XKB_CONTEXT_NO_FLAGS: the default include path (/usr/share/X11/xkb, or XKB_CONFIG_ROOT) and
         // the XKB_DEFAULT_* environment variables are wanted.
@@ -59,9 +61,11 @@ public final class Keymap {
 
         let keymap = try withExtendedLifetime(log) { () throws(XKBError) -> OpaquePointer in
             try Keymap.withRuleNames(rules, model, layout, variant, options) { (names) throws(XKBError) in
-                try xkbCreate("xkb_keymap_new_from_names",
-                              detail: Keymap.describe(rules, model, layout, variant, options),
-                              messages: log.lines) {
+                try xkbCreate(
+                    "xkb_keymap_new_from_names",
+                    detail: Keymap.describe(rules, model, layout, variant, options),
+                    messages: log.lines
+                ) {
                     xkb_keymap_new_from_names(context, names, XKB_KEYMAP_COMPILE_NO_FLAGS)
                 }
             }
@@ -82,17 +86,20 @@ public final class Keymap {
         _ body: (UnsafePointer<xkb_rule_names>) throws(XKBError) -> T
     ) throws(XKBError) -> T {
         let strings = [rules, model, layout, variant, options].map { $0.map { strdup($0) } ?? nil }
-        defer { strings.forEach { free($0) } }
-        var names = xkb_rule_names(rules: strings[0], model: strings[1], layout: strings[2],
-                                   variant: strings[3], options: strings[4])
+        defer { for string in strings { free(string) } }
+        var names = xkb_rule_names(
+            rules: strings[0], model: strings[1], layout: strings[2],
+            variant: strings[3], options: strings[4])
         return try body(&names)
     }
 
     /// `layout "de", variant "nodeadkeys"`, with the `XKB_DEFAULT_*` variable that fills each nil field
     /// (`layout "xx" (XKB_DEFAULT_LAYOUT)`); `defaults` when nothing is named either way. This is what the
     /// error shows, so it follows xkbcommon's pairing of layout and variant (see the type).
-    static func describe(_ rules: String?, _ model: String?, _ layout: String?, _ variant: String?,
-                         _ options: String?) -> String {
+    static func describe(
+        _ rules: String?, _ model: String?, _ layout: String?, _ variant: String?,
+        _ options: String?
+    ) -> String {
         func field(_ name: String, _ value: String?, _ variable: String) -> String? {
             if let value { return "\(name) \"\(value)\"" }
             guard let environment = getenv(variable), environment.pointee != 0 else { return nil }

@@ -39,9 +39,11 @@ public struct XKBError: Error, CustomStringConvertible, Equatable, Sendable {
 
 /// xkbcommon's constructors (`xkb_context_new`, `xkb_keymap_new_from_names`) return NULL and set no
 /// errno; the reason is in the context's log, collected by the caller into `messages`.
-func xkbCreate(_ operation: String, detail: @autoclosure () -> String? = nil,
-               messages: @autoclosure () -> [String] = [],
-               _ body: () -> OpaquePointer?) throws(XKBError) -> OpaquePointer {
+func xkbCreate(
+    _ operation: String, detail: @autoclosure () -> String? = nil,
+    messages: @autoclosure () -> [String] = [],
+    _ body: () -> OpaquePointer?
+) throws(XKBError) -> OpaquePointer {
     if let pointer = body() { return pointer }
     throw XKBError.failed(operation, detail: detail(), messages: messages())
 }

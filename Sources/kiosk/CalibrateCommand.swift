@@ -10,11 +10,11 @@ extension KioskCommand {
         static let configuration = CommandConfiguration(
             abstract: "Calibrate a touchscreen: tap the targets shown on a screen; prints the matrix, --write saves it.",
             discussion: """
-            The touchscreen's calibration is reset while the targets are shown, so the taps show where the \
-            digitizer really reports. The result is printed as the config's `calibration = [...]` and as udev's \
-            LIBINPUT_CALIBRATION_MATRIX; --write saves it into the config file as a [[touch]] entry for the device. \
-            The displays are driven as `kiosk run` drives them, with the same config file and settings.
-            """
+                The touchscreen's calibration is reset while the targets are shown, so the taps show where the \
+                digitizer really reports. The result is printed as the config's `calibration = [...]` and as udev's \
+                LIBINPUT_CALIBRATION_MATRIX; --write saves it into the config file as a [[touch]] entry for the device. \
+                The displays are driven as `kiosk run` drives them, with the same config file and settings.
+                """
         )
 
         @Option(name: .customLong("screen"), help: "The connector name of the screen the touchscreen covers (e.g. DSI-1).")
@@ -76,7 +76,10 @@ extension KioskCommand {
                 runtime = kiosk
                 DispatchQueue.main.asyncAfter(deadline: .now() + timeout) {
                     MainActor.assumeIsolated { () -> Void in
-                        FileHandle.standardError.write(Data("kiosk calibrate: timed out after \(timeout) s with \(app.tapsRecorded) of \(Calibration.targets.count) targets tapped\n".utf8))
+                        FileHandle.standardError.write(
+                            Data(
+                                "kiosk calibrate: timed out after \(timeout) s with \(app.tapsRecorded) of \(Calibration.targets.count) targets tapped\n"
+                                    .utf8))
                         kiosk.stop(reason: "calibration timed out", status: 1)
                     }
                 }

@@ -57,8 +57,10 @@ public enum Calibration {
     }
 
     /// Where the targets go, in fractions of the logical screen: near the corners and the centre.
-    public static let targets = [Point(x: 0.1, y: 0.1), Point(x: 0.9, y: 0.1), Point(x: 0.9, y: 0.9),
-                                 Point(x: 0.1, y: 0.9), Point(x: 0.5, y: 0.5)]
+    public static let targets = [
+        Point(x: 0.1, y: 0.1), Point(x: 0.9, y: 0.1), Point(x: 0.9, y: 0.9),
+        Point(x: 0.1, y: 0.9), Point(x: 0.5, y: 0.5),
+    ]
 
     /// `1.000000 0.000000 ...` as udev's `LIBINPUT_CALIBRATION_MATRIX` takes it.
     public static func udevSpelling(_ m: [Double]) -> String { m.map { String(format: "%.6f", $0) }.joined(separator: " ") }
@@ -79,7 +81,9 @@ public final class CalibrationApp: ApplicationDelegate {
     private var marker: View?
     private var instructions: Label?
 
-    public init(screenName: String, completion: @escaping @MainActor (Result<(matrix: [Double], device: String?), Calibration.FitError>) -> Void) {
+    public init(
+        screenName: String, completion: @escaping @MainActor (Result<(matrix: [Double], device: String?), Calibration.FitError>) -> Void
+    ) {
         self.screenName = screenName
         self.completion = completion
     }
@@ -87,7 +91,9 @@ public final class CalibrationApp: ApplicationDelegate {
     public func applicationDidFinishLaunching(_ application: Application) {
         guard let screen = Screen.screens.first(where: { $0.name == screenName }) else {
             let names = Screen.screens.map(\.name).joined(separator: ", ")
-            completion(.failure(Calibration.FitError(description: "no connected screen \(screenName); connected: \(names.isEmpty ? "none" : names)")))
+            completion(
+                .failure(
+                    Calibration.FitError(description: "no connected screen \(screenName); connected: \(names.isEmpty ? "none" : names)")))
             return
         }
         let window = TargetWindow(screen: screen)
@@ -95,7 +101,8 @@ public final class CalibrationApp: ApplicationDelegate {
         window.backgroundColor = .white
         window.isOpaque = true
         window.onTap = { [weak self] touch in self?.record(touch) }
-        let label = Label(text: "", font: .system(size: 22), frame: Rect(x: 20, y: screen.bounds.midY - 60, width: screen.bounds.width - 40, height: 40))
+        let label = Label(
+            text: "", font: .system(size: 22), frame: Rect(x: 20, y: screen.bounds.midY - 60, width: screen.bounds.width - 40, height: 40))
         label.textAlignment = .center
         window.addSubview(label)
         let marker = CrosshairView(frame: Rect(x: 0, y: 0, width: 40, height: 40))
@@ -131,8 +138,10 @@ public final class CalibrationApp: ApplicationDelegate {
         let physicalRaw = rotation.physicalPoint(fromLogical: touch.locationOnScreen, logicalSize: logical)
         let targetPoint = marker!.center
         let physicalTarget = rotation.physicalPoint(fromLogical: targetPoint, logicalSize: logical)
-        samples.append(Calibration.Sample(raw: Point(x: physicalRaw.x / mode.size.width, y: physicalRaw.y / mode.size.height),
-                                          target: Point(x: physicalTarget.x / mode.size.width, y: physicalTarget.y / mode.size.height)))
+        samples.append(
+            Calibration.Sample(
+                raw: Point(x: physicalRaw.x / mode.size.width, y: physicalRaw.y / mode.size.height),
+                target: Point(x: physicalTarget.x / mode.size.width, y: physicalTarget.y / mode.size.height)))
         if samples.count < Calibration.targets.count {
             showTarget()
             return

@@ -12,10 +12,10 @@ extension KioskCommand {
             commandName: "check-config",
             abstract: "Check the config file: every problem with its file, line, key and what would be valid; exit 1 if any.",
             discussion: """
-            The file is --config FILE, else KIOSK_CONFIG, else /etc/kiosk/kiosk.toml, with the KIOSK_* variables \
-            and any setting flags of `kiosk run` on top, as `kiosk run` would read them. With display hardware \
-            present, configured modes are also checked against what each connector offers.
-            """
+                The file is --config FILE, else KIOSK_CONFIG, else /etc/kiosk/kiosk.toml, with the KIOSK_* variables \
+                and any setting flags of `kiosk run` on top, as `kiosk run` would read them. With display hardware \
+                present, configured modes are also checked against what each connector offers.
+                """
         )
 
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("--config FILE and any setting of `kiosk run`.", valueName: "setting"))
@@ -30,8 +30,9 @@ extension KioskCommand {
             case .success(let parsed):
                 commandLine = parsed
             }
-            var source = ConfigurationSource(commandLine: commandLine, environment: ProcessInfo.processInfo.environment,
-                                             vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
+            var source = ConfigurationSource(
+                commandLine: commandLine, environment: ProcessInfo.processInfo.environment,
+                vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
             // A file to check must exist, wherever its name came from.
             if source.commandLine.configPath == nil { source.commandLine.configPath = source.path }
             let problems: [ConfigProblem]
@@ -45,9 +46,12 @@ extension KioskCommand {
                 var connectorOfLabel: [String: String] = [:]
                 for connector in connected {
                     offered[connector.name] = connector.modes.map(\.mode)
-                    for screen in configuration.screens where screen.connector == nil
-                        && screen.matches(connector: connector.name, make: connector.edid?.make, model: connector.edid?.model,
-                                          serial: connector.edid?.serial) {
+                    for screen in configuration.screens
+                    where screen.connector == nil
+                        && screen.matches(
+                            connector: connector.name, make: connector.edid?.make, model: connector.edid?.model,
+                            serial: connector.edid?.serial)
+                    {
                         connectorOfLabel[screen.name] = connector.name
                     }
                 }

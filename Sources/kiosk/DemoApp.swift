@@ -57,8 +57,10 @@ public final class DemoApp: ApplicationDelegate {
         showAlert(on: screen)
         layoutWindows()
         // A mode change or rotation of the main screen moves the status bar and the alert with it.
-        modeObserver = application.notificationCenter.addObserver(forName: Screen.modeDidChangeNotification, object: nil,
-                                                                  queue: nil) { [weak self] _ in
+        modeObserver = application.notificationCenter.addObserver(
+            forName: Screen.modeDidChangeNotification, object: nil,
+            queue: nil
+        ) { [weak self] _ in
             MainActor.assumeIsolated { self?.layoutWindows() }
         }
         for other in Screen.screens where other !== screen { screenDidConnect(other) }
@@ -119,8 +121,9 @@ public final class DemoApp: ApplicationDelegate {
         alert.cornerRadius = 16
         alert.borderWidth = 1
         alert.borderColor = Color(white: 0.8)
-        let message = Label(text: "Welcome. This alert sits at the .alert level, above the status bar.",
-                            font: .system(size: 18), frame: Rect(x: 20, y: 20, width: size.width - 40, height: 90))
+        let message = Label(
+            text: "Welcome. This alert sits at the .alert level, above the status bar.",
+            font: .system(size: 18), frame: Rect(x: 20, y: 20, width: size.width - 40, height: 90))
         message.numberOfLines = 0
         message.textAlignment = .center
         message.autoresizingMask = [.flexibleWidth]

@@ -11,10 +11,10 @@ extension KioskCommand {
         static let configuration = CommandConfiguration(
             abstract: "List input devices: capabilities, size, udev properties, and the screen each maps to and why.",
             discussion: """
-            The mapping is the kiosk's own, with the config file's [[touch]] rules (--config FILE, KIOSK_CONFIG) \
-            and --touch MATCH=SCREEN rules before them; --seat SEAT lists another seat. Opens the devices \
-            directly: run as root or as a member of the input group.
-            """
+                The mapping is the kiosk's own, with the config file's [[touch]] rules (--config FILE, KIOSK_CONFIG) \
+                and --touch MATCH=SCREEN rules before them; --seat SEAT lists another seat. Opens the devices \
+                directly: run as root or as a member of the input group.
+                """
         )
 
         @Flag(help: "Print JSON (a list of devices) instead of text.")

@@ -25,14 +25,14 @@ extension KioskCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the kiosk (the default command).",
             discussion: """
-            The settings are the config file's (KIOSK_CONFIG, else /etc/kiosk/kiosk.toml), under the KIOSK_* \
-            variables, under these flags. With no display device (no /dev/dri/card*), or with --backend headless, \
-            the screens live in memory and every frame is written as a PNG per screen into the snapshot folder \
-            (default ./snapshots). SIGHUP reads the configuration again; SIGTERM or SIGINT (Ctrl-C) writes the \
-            last frames and stops.
+                The settings are the config file's (KIOSK_CONFIG, else /etc/kiosk/kiosk.toml), under the KIOSK_* \
+                variables, under these flags. With no display device (no /dev/dri/card*), or with --backend headless, \
+                the screens live in memory and every frame is written as a PNG per screen into the snapshot folder \
+                (default ./snapshots). SIGHUP reads the configuration again; SIGTERM or SIGINT (Ctrl-C) writes the \
+                last frames and stops.
 
-            \(KioskRuntime.settingsHelp)
-            """
+                \(KioskRuntime.settingsHelp)
+                """
         )
 
         /// Every setting's flag, parsed by the configuration model (the same parser an app of your own uses
@@ -43,7 +43,9 @@ extension KioskCommand {
         func run() throws {
             if let first = settings.first, !first.hasPrefix("-") {
                 let commands = KioskCommand.configuration.subcommands.map { $0._commandName }
-                FileHandle.standardError.write(Data("kiosk: \"\(first)\" is not a command; the commands are \(commands.joined(separator: ", ")) (kiosk --help)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("kiosk: \"\(first)\" is not a command; the commands are \(commands.joined(separator: ", ")) (kiosk --help)\n".utf8)
+                )
                 throw ExitCode(2)
             }
             KioskRuntime.main(program: "kiosk", arguments: settings, apps: [DemoApp.name: { DemoApp(configuration: $0) }])

@@ -33,14 +33,19 @@ struct ScreenReport {
         for card in cards {
             for connector in card.connectors {
                 func mode(_ m: DRMCards.Mode) -> String {
-                    JSONLine([("width", .integer(m.mode.width)), ("height", .integer(m.mode.height)),
-                              ("refresh", .raw(m.mode.refreshSpelling)), ("preferred", .bool(m.isPreferred)),
-                              ("interlaced", .bool(m.mode.isInterlaced))]).text
+                    JSONLine([
+                        ("width", .integer(m.mode.width)), ("height", .integer(m.mode.height)),
+                        ("refresh", .raw(m.mode.refreshSpelling)), ("preferred", .bool(m.isPreferred)),
+                        ("interlaced", .bool(m.mode.isInterlaced)),
+                    ]).text
                 }
                 let edid = connector.edid.map {
-                    JSONLine([("make", .string($0.make)), ("model", .string($0.model)), ("serial", $0.serial.map { .string($0) } ?? .null)]).text
+                    JSONLine([("make", .string($0.make)), ("model", .string($0.model)), ("serial", $0.serial.map { .string($0) } ?? .null)])
+                        .text
                 }
-                var line = JSONLine([("card", .string(card.name)), ("name", .string(connector.name)), ("status", .string(connector.status))])
+                var line = JSONLine([
+                    ("card", .string(card.name)), ("name", .string(connector.name)), ("status", .string(connector.status)),
+                ])
                 line.append("modes", .raw("[" + connector.modes.map(mode).joined(separator: ",") + "]"))
                 line.append("current", connector.modes.first(where: \.isCurrent).map { .raw(mode($0)) } ?? .null)
                 line.append("physical_width_mm", .integer(connector.widthMillimeters))

@@ -2,13 +2,15 @@ import ArgumentParser
 import DRMDisplay
 import Foundation
 import KioskConfig
+import KioskRuntime
 
 extension KioskCommand {
     /// `kiosk screens`: every card and connector, for a person writing a config.
     struct Screens: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the DRM cards and their connectors: status, every mode (preferred and current marked), size, EDID.",
-            discussion: "Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes. --drm-device PATH lists only that card."
+            discussion:
+                "Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes. --drm-device PATH lists only that card."
         )
 
         @Flag(help: "Print JSON (a list of connectors) instead of text.")
@@ -26,7 +28,10 @@ extension KioskCommand {
                 print(report.text, terminator: "")
             }
             if report.cards.isEmpty && !json {
-                FileHandle.standardError.write(Data("kiosk: no DRM card found (/dev/dri/card*); on a machine without a display `kiosk run` uses the headless backend\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "kiosk: no DRM card found (/dev/dri/card*); on a machine without a display `kiosk run` uses the headless backend\n"
+                            .utf8))
             }
         }
     }
@@ -40,16 +45,19 @@ enum SettingsArguments {
         case .failure(let errors):
             throw fail(errors.description)
         case .success(let commandLine):
-            return ConfigurationSource(commandLine: commandLine, environment: ProcessInfo.processInfo.environment,
-                                       vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
+            return ConfigurationSource(
+                commandLine: commandLine, environment: ProcessInfo.processInfo.environment,
+                vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
         }
     }
 
     /// The configuration from `arguments`, on top of the config file and the environment when `readFile`,
     /// else on top of the defaults. `fileMayBeMissing`: a named file that does not exist yet (a target to
     /// write) means the defaults. Problems exit 2, as `kiosk run`'s do.
-    static func configuration(_ arguments: [String], accepting keys: Set<String>? = nil, readFile: Bool,
-                              fileMayBeMissing: Bool = false) throws -> KioskConfiguration {
+    static func configuration(
+        _ arguments: [String], accepting keys: Set<String>? = nil, readFile: Bool,
+        fileMayBeMissing: Bool = false
+    ) throws -> KioskConfiguration {
         var source = try source(arguments, accepting: keys)
         guard readFile else {
             var configuration = KioskConfiguration.default
@@ -69,5 +77,3 @@ enum SettingsArguments {
         return ExitCode(2)
     }
 }
-
-import KioskRuntime

@@ -1,7 +1,8 @@
-import KioskConfig
 import Geometry
-@testable import DRMDisplay
+import KioskConfig
 import Testing
+
+@testable import DRMDisplay
 
 @Suite struct ModePolicyTests {
     static let p60 = DisplayMode(width: 1920, height: 1080, refreshRate: 60)
@@ -27,7 +28,7 @@ import Testing
         Row(request: nil, preferred: 4, current: p50, expected: .set(index: 4)),
         Row(request: .preferred, preferred: 4, current: nil, expected: .set(index: 4)),
         Row(request: nil, preferred: nil, current: p50, expected: .set(index: 3)),
-        Row(request: nil, preferred: nil, current: nil, expected: .set(index: 6)),          // largest area, then refresh
+        Row(request: nil, preferred: nil, current: nil, expected: .set(index: 6)),  // largest area, then refresh
         // A size: the highest refresh of it, progressive before interlaced.
         Row(request: .size(width: 1920, height: 1080, refresh: nil), preferred: 4, current: nil, expected: .set(index: 2)),
         Row(request: .size(width: 1920, height: 1080, refresh: 60), preferred: 4, current: nil, expected: .set(index: 2)),
@@ -47,15 +48,17 @@ import Testing
 
     @Test(arguments: rows)
     func decides(row: Row) {
-        let outcome = ModePolicy.choose(row.request, offered: Self.offered, preferred: row.preferred, current: row.current,
-                                        connector: "HDMI-A-1")
+        let outcome = ModePolicy.choose(
+            row.request, offered: Self.offered, preferred: row.preferred, current: row.current,
+            connector: "HDMI-A-1")
         #expect(outcome.decision == row.expected)
         #expect((outcome.problem != nil) == row.problem)
     }
 
     @Test func aModeNotOfferedNamesTheConnectorAndListsTheModes() {
-        let outcome = ModePolicy.choose(.size(width: 800, height: 600, refresh: nil), offered: [Self.p60, Self.hd], preferred: 0,
-                                        current: nil, connector: "HDMI-A-1")
+        let outcome = ModePolicy.choose(
+            .size(width: 800, height: 600, refresh: nil), offered: [Self.p60, Self.hd], preferred: 0,
+            current: nil, connector: "HDMI-A-1")
         #expect(outcome.problem == "HDMI-A-1: mode 800x600 is not offered; it offers 1920x1080@60.000, 1280x720@60.000")
     }
 
@@ -69,15 +72,21 @@ import Testing
     typealias Request = CRTCAllocation.Request<String, Int>
 
     @Test func everyConnectorGetsOneWhenPossible() {
-        let result = CRTCAllocation.allocate([Request(connector: "A", possibleCRTCs: [1, 2]),
-                                              Request(connector: "B", possibleCRTCs: [1])], previous: [:])
+        let result = CRTCAllocation.allocate(
+            [
+                Request(connector: "A", possibleCRTCs: [1, 2]),
+                Request(connector: "B", possibleCRTCs: [1]),
+            ], previous: [:])
         #expect(result.assignments == ["A": 2, "B": 1] && result.unassigned.isEmpty)
     }
 
     @Test func keepsPreviousAssignmentsWhenAnotherConnectorComes() {
         // A had CRTC 1; B arrives and could only use 1: A keeps it (no re-modeset), B stays dark.
-        let result = CRTCAllocation.allocate([Request(connector: "A", possibleCRTCs: [1, 2]),
-                                              Request(connector: "B", possibleCRTCs: [1])], previous: ["A": 1])
+        let result = CRTCAllocation.allocate(
+            [
+                Request(connector: "A", possibleCRTCs: [1, 2]),
+                Request(connector: "B", possibleCRTCs: [1]),
+            ], previous: ["A": 1])
         #expect(result.assignments == ["A": 1] && result.unassigned == ["B"])
         // When a connector goes away, the others keep theirs.
         let after = CRTCAllocation.allocate([Request(connector: "B", possibleCRTCs: [2, 3])], previous: ["A": 1, "B": 3])
@@ -85,9 +94,12 @@ import Testing
     }
 
     @Test func moreConnectorsThanCRTCs() {
-        let result = CRTCAllocation.allocate([Request(connector: "A", possibleCRTCs: [1, 2]),
-                                              Request(connector: "B", possibleCRTCs: [1, 2]),
-                                              Request(connector: "C", possibleCRTCs: [1, 2])], previous: [:])
+        let result = CRTCAllocation.allocate(
+            [
+                Request(connector: "A", possibleCRTCs: [1, 2]),
+                Request(connector: "B", possibleCRTCs: [1, 2]),
+                Request(connector: "C", possibleCRTCs: [1, 2]),
+            ], previous: [:])
         #expect(result.assignments.count == 2 && result.unassigned == ["C"])
         #expect(Set(result.assignments.values) == [1, 2])
     }
@@ -99,9 +111,12 @@ import Testing
 
     @Test func augmentingPathsFindAFullMatching() {
         // Greedy in order would give A->1 and leave B dark; matching moves A to 2.
-        let result = CRTCAllocation.allocate([Request(connector: "A", possibleCRTCs: [1, 2]),
-                                              Request(connector: "B", possibleCRTCs: [1]),
-                                              Request(connector: "C", possibleCRTCs: [2, 3])], previous: [:])
+        let result = CRTCAllocation.allocate(
+            [
+                Request(connector: "A", possibleCRTCs: [1, 2]),
+                Request(connector: "B", possibleCRTCs: [1]),
+                Request(connector: "C", possibleCRTCs: [2, 3]),
+            ], previous: [:])
         #expect(result.unassigned.isEmpty && result.assignments["B"] == 1 && result.assignments["A"] == 2 && result.assignments["C"] == 3)
     }
 }

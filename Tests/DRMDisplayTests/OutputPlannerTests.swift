@@ -1,7 +1,8 @@
 import DRM
 import KioskConfig
-@testable import DRMDisplay
 import Testing
+
+@testable import DRMDisplay
 
 extension DRMConnectorID: ExpressibleByIntegerLiteral {
     public init(integerLiteral value: UInt32) { self.init(rawValue: value) }
@@ -14,19 +15,24 @@ extension DRMCRTCID: ExpressibleByIntegerLiteral {
 /// A kernel mode of `width`x`height` whose exact refresh is `hz` (timings 4000 x 2500, so the clock in
 /// kHz is hz * 10000).
 func kernelMode(_ width: UInt16, _ height: UInt16, _ hz: Double, preferred: Bool = false, interlaced: Bool = false) -> DRMModeInfo {
-    DRMModeInfo(clock: UInt32((hz * 10_000).rounded()), hdisplay: width, hsyncStart: width, hsyncEnd: width, htotal: 4000,
-                vdisplay: height, vsyncStart: height, vsyncEnd: height, vtotal: 2500,
-                flags: interlaced ? 0x10 : 0, type: preferred ? 1 << 3 : 0)
+    DRMModeInfo(
+        clock: UInt32((hz * 10_000).rounded()), hdisplay: width, hsyncStart: width, hsyncEnd: width, htotal: 4000,
+        vdisplay: height, vsyncStart: height, vsyncEnd: height, vtotal: 2500,
+        flags: interlaced ? 0x10 : 0, type: preferred ? 1 << 3 : 0)
 }
 
 /// A connector as the wrapper reads it; `bad` sets `link-status` to Bad.
-func kernelConnector(id: UInt32, type: UInt32, index: UInt32, connected: Bool, modes: [DRMModeInfo], crtcs: [UInt32],
-                     bad: Bool = false) -> DRMConnector {
-    let linkStatus = DRMProperty(id: DRMPropertyID(rawValue: 5), name: "link-status", value: bad ? 1 : 0,
-                                 kind: .enumeration([("Good", 0), ("Bad", 1)]))
-    return DRMConnector(id: DRMConnectorID(rawValue: id), type: type, typeIndex: index, status: connected ? .connected : .disconnected,
-                        modes: connected ? modes : [], physicalWidthMillimeters: 0, physicalHeightMillimeters: 0, encoderID: nil,
-                        possibleCRTCs: crtcs.map(DRMCRTCID.init(rawValue:)), properties: [linkStatus])
+func kernelConnector(
+    id: UInt32, type: UInt32, index: UInt32, connected: Bool, modes: [DRMModeInfo], crtcs: [UInt32],
+    bad: Bool = false
+) -> DRMConnector {
+    let linkStatus = DRMProperty(
+        id: DRMPropertyID(rawValue: 5), name: "link-status", value: bad ? 1 : 0,
+        kind: .enumeration([("Good", 0), ("Bad", 1)]))
+    return DRMConnector(
+        id: DRMConnectorID(rawValue: id), type: type, typeIndex: index, status: connected ? .connected : .disconnected,
+        modes: connected ? modes : [], physicalWidthMillimeters: 0, physicalHeightMillimeters: 0, encoderID: nil,
+        possibleCRTCs: crtcs.map(DRMCRTCID.init(rawValue:)), properties: [linkStatus])
 }
 
 @Suite struct OutputPlannerTests {
@@ -46,73 +52,100 @@ func kernelConnector(id: UInt32, type: UInt32, index: UInt32, connected: Bool, m
         (kernelConnector(id: 41, type: 10, index: 1, connected: connected, modes: [xga], crtcs: [31, 32]), current)
     }
 
-    static func plan(_ probes: [Probe], lit: [DRMConnectorID: OutputPlanner.LitOutput], connectedScreens: Set<String>,
-                     requests: [String: ModeRequest]) -> OutputPlanner.Plan {
+    static func plan(
+        _ probes: [Probe], lit: [DRMConnectorID: OutputPlanner.LitOutput], connectedScreens: Set<String>,
+        requests: [String: ModeRequest]
+    ) -> OutputPlanner.Plan {
         var current: [DRMConnectorID: DRMModeInfo] = [:]
         for probe in probes { current[probe.connector.id] = probe.current }
-        return OutputPlanner.plan(probes.map(\.connector), current: current, lit: lit, connectedScreens: connectedScreens, requests: requests)
+        return OutputPlanner.plan(
+            probes.map(\.connector), current: current, lit: lit, connectedScreens: connectedScreens, requests: requests)
     }
 
     @Test func startLightsEveryConnectedConnector() {
         let plan = Self.plan([Self.hdmi(), Self.dp()], lit: [:], connectedScreens: [], requests: [:])
-        #expect(plan.actions == [.light(connector: 40, name: "HDMI-A-1", crtc: 31, modeIndex: 0), .connectScreen(name: "HDMI-A-1"),
-                                 .light(connector: 41, name: "DP-1", crtc: 32, modeIndex: 0), .connectScreen(name: "DP-1")])
+        #expect(
+            plan.actions == [
+                .light(connector: 40, name: "HDMI-A-1", crtc: 31, modeIndex: 0), .connectScreen(name: "HDMI-A-1"),
+                .light(connector: 41, name: "DP-1", crtc: 32, modeIndex: 0), .connectScreen(name: "DP-1"),
+            ])
         #expect(plan.problems.isEmpty)
     }
 
     @Test func aSecondDisplayArrivingLeavesTheFirstAlone() {
-        let plan = Self.plan([Self.hdmi(current: Self.fullHD), Self.dp()], lit: [40: .init(crtc: 31, name: "HDMI-A-1")], connectedScreens: ["HDMI-A-1"], requests: [:])
-        #expect(plan.actions == [.updateScreen(name: "HDMI-A-1"),
-                                 .light(connector: 41, name: "DP-1", crtc: 32, modeIndex: 0), .connectScreen(name: "DP-1")])
+        let plan = Self.plan(
+            [Self.hdmi(current: Self.fullHD), Self.dp()], lit: [40: .init(crtc: 31, name: "HDMI-A-1")], connectedScreens: ["HDMI-A-1"],
+            requests: [:])
+        #expect(
+            plan.actions == [
+                .updateScreen(name: "HDMI-A-1"),
+                .light(connector: 41, name: "DP-1", crtc: 32, modeIndex: 0), .connectScreen(name: "DP-1"),
+            ])
         #expect(plan.decisions == ["DP-1: dark -> 1024x768@60.000 on CRTC 32"])
     }
 
     @Test func aDisplayLeavingReleasesItsCRTCAndDisconnectsItsScreen() {
-        let plan = Self.plan([Self.hdmi(current: Self.fullHD), Self.dp(connected: false, current: Self.xga)],
-                                      lit: [40: .init(crtc: 31, name: "HDMI-A-1"), 41: .init(crtc: 32, name: "DP-1")], connectedScreens: ["HDMI-A-1", "DP-1"], requests: [:])
+        let plan = Self.plan(
+            [Self.hdmi(current: Self.fullHD), Self.dp(connected: false, current: Self.xga)],
+            lit: [40: .init(crtc: 31, name: "HDMI-A-1"), 41: .init(crtc: 32, name: "DP-1")], connectedScreens: ["HDMI-A-1", "DP-1"],
+            requests: [:])
         #expect(plan.actions == [.turnOff(connector: 41, name: "DP-1"), .disconnectScreen(name: "DP-1"), .updateScreen(name: "HDMI-A-1")])
         #expect(plan.decisions == ["DP-1: connected -> disconnected; CRTC 32 released"])
     }
 
     @Test func aConnectorThatVanishedEntirely() {
-        let plan = Self.plan([Self.hdmi(current: Self.fullHD)], lit: [40: .init(crtc: 31, name: "HDMI-A-1"), 41: .init(crtc: 32, name: "DP-1")], connectedScreens: ["HDMI-A-1", "DP-1"],
-                                      requests: [:])
-        #expect(plan.actions == [.turnOff(connector: 41, name: "DP-1"), .disconnectScreen(name: "DP-1"),
-                                 .updateScreen(name: "HDMI-A-1")])
+        let plan = Self.plan(
+            [Self.hdmi(current: Self.fullHD)], lit: [40: .init(crtc: 31, name: "HDMI-A-1"), 41: .init(crtc: 32, name: "DP-1")],
+            connectedScreens: ["HDMI-A-1", "DP-1"],
+            requests: [:])
+        #expect(
+            plan.actions == [
+                .turnOff(connector: 41, name: "DP-1"), .disconnectScreen(name: "DP-1"),
+                .updateScreen(name: "HDMI-A-1"),
+            ])
         #expect(plan.decisions == ["DP-1: connected -> gone; CRTC 32 released"])
     }
 
     @Test func aNewModeListReRunsTheChoice() {
         // The EDID changed: the monitor now offers 1280x720 only; the configured 1920x1080 is gone.
-        let plan = Self.plan([Self.hdmi(modes: [Self.hd], current: Self.fullHD)], lit: [40: .init(crtc: 31, name: "HDMI-A-1")], connectedScreens: ["HDMI-A-1"],
-                                      requests: ["HDMI-A-1": .size(width: 1920, height: 1080, refresh: nil)])
+        let plan = Self.plan(
+            [Self.hdmi(modes: [Self.hd], current: Self.fullHD)], lit: [40: .init(crtc: 31, name: "HDMI-A-1")],
+            connectedScreens: ["HDMI-A-1"],
+            requests: ["HDMI-A-1": .size(width: 1920, height: 1080, refresh: nil)])
         #expect(plan.actions == [.light(connector: 40, name: "HDMI-A-1", crtc: 31, modeIndex: 0), .updateScreen(name: "HDMI-A-1")])
         #expect(plan.problems == ["HDMI-A-1: mode 1920x1080 is not offered; it offers 1280x720@60.000"])
     }
 
     @Test func anUnchangedConnectorIsNotModesetAgain() {
-        let plan = Self.plan([Self.hdmi(current: Self.fullHD), Self.dp(current: Self.xga)], lit: [40: .init(crtc: 31, name: "HDMI-A-1"), 41: .init(crtc: 32, name: "DP-1")],
-                                      connectedScreens: ["HDMI-A-1", "DP-1"], requests: [:])
+        let plan = Self.plan(
+            [Self.hdmi(current: Self.fullHD), Self.dp(current: Self.xga)],
+            lit: [40: .init(crtc: 31, name: "HDMI-A-1"), 41: .init(crtc: 32, name: "DP-1")],
+            connectedScreens: ["HDMI-A-1", "DP-1"], requests: [:])
         #expect(plan.actions == [.updateScreen(name: "HDMI-A-1"), .updateScreen(name: "DP-1")])
         #expect(plan.decisions.isEmpty)
     }
 
     @Test func linkStatusBadRelightsTheSameMode() {
-        let plan = Self.plan([Self.hdmi(current: Self.fullHD, bad: true)], lit: [40: .init(crtc: 31, name: "HDMI-A-1")], connectedScreens: ["HDMI-A-1"], requests: [:])
+        let plan = Self.plan(
+            [Self.hdmi(current: Self.fullHD, bad: true)], lit: [40: .init(crtc: 31, name: "HDMI-A-1")], connectedScreens: ["HDMI-A-1"],
+            requests: [:])
         #expect(plan.actions == [.light(connector: 40, name: "HDMI-A-1", crtc: 31, modeIndex: 0), .updateScreen(name: "HDMI-A-1")])
         #expect(plan.decisions == ["HDMI-A-1: 1920x1080@60.000 -> 1920x1080@60.000 on CRTC 31 (link-status Bad)"])
     }
 
     @Test func configuredOffTurnsALitConnectorOff() {
-        let plan = Self.plan([Self.hdmi(current: Self.fullHD)], lit: [40: .init(crtc: 31, name: "HDMI-A-1")], connectedScreens: ["HDMI-A-1"],
-                                      requests: ["HDMI-A-1": .off])
+        let plan = Self.plan(
+            [Self.hdmi(current: Self.fullHD)], lit: [40: .init(crtc: 31, name: "HDMI-A-1")], connectedScreens: ["HDMI-A-1"],
+            requests: ["HDMI-A-1": .off])
         #expect(plan.actions == [.turnOff(connector: 40, name: "HDMI-A-1"), .disconnectScreen(name: "HDMI-A-1")])
     }
 
     @Test func moreConnectorsThanCRTCsLeavesOneDarkWithAProblem() {
         let third: Probe = (kernelConnector(id: 42, type: 10, index: 2, connected: true, modes: [Self.xga], crtcs: [31, 32]), nil)
-        let plan = Self.plan([Self.hdmi(current: Self.fullHD), Self.dp(current: Self.xga), third], lit: [40: .init(crtc: 31, name: "HDMI-A-1"), 41: .init(crtc: 32, name: "DP-1")],
-                                      connectedScreens: ["HDMI-A-1", "DP-1"], requests: [:])
+        let plan = Self.plan(
+            [Self.hdmi(current: Self.fullHD), Self.dp(current: Self.xga), third],
+            lit: [40: .init(crtc: 31, name: "HDMI-A-1"), 41: .init(crtc: 32, name: "DP-1")],
+            connectedScreens: ["HDMI-A-1", "DP-1"], requests: [:])
         #expect(plan.problems == ["DP-2: no CRTC left to drive it (2 in use); it stays dark"])
         #expect(!plan.actions.contains { if case .light = $0 { true } else { false } })
     }

@@ -6,21 +6,36 @@ import Testing
     /// Exact refresh rates from real timings (CEA-861 and QEMU's EDID).
     static let refreshCases: [(DRMModeInfo, Double)] = [
         // 1920x1080@60 (CEA VIC 16): 148.5 MHz, 2200 x 1125 -> exactly 60.
-        (DRMModeInfo(clock: 148_500, hdisplay: 1920, hsyncStart: 2008, hsyncEnd: 2052, htotal: 2200,
-                     vdisplay: 1080, vsyncStart: 1084, vsyncEnd: 1089, vtotal: 1125), 60.0),
+        (
+            DRMModeInfo(
+                clock: 148_500, hdisplay: 1920, hsyncStart: 2008, hsyncEnd: 2052, htotal: 2200,
+                vdisplay: 1080, vsyncStart: 1084, vsyncEnd: 1089, vtotal: 1125), 60.0
+        ),
         // 1920x1080@59.94 (VIC 16 at 1000/1001): 148.352 MHz.
-        (DRMModeInfo(clock: 148_352, hdisplay: 1920, hsyncStart: 2008, hsyncEnd: 2052, htotal: 2200,
-                     vdisplay: 1080, vsyncStart: 1084, vsyncEnd: 1089, vtotal: 1125), 148_352_000.0 / (2200 * 1125)),
+        (
+            DRMModeInfo(
+                clock: 148_352, hdisplay: 1920, hsyncStart: 2008, hsyncEnd: 2052, htotal: 2200,
+                vdisplay: 1080, vsyncStart: 1084, vsyncEnd: 1089, vtotal: 1125), 148_352_000.0 / (2200 * 1125)
+        ),
         // 1920x1080i@60 (VIC 5): 74.25 MHz, 2200 x 1125, interlaced: two fields per frame.
-        (DRMModeInfo(clock: 74_250, hdisplay: 1920, hsyncStart: 2008, hsyncEnd: 2052, htotal: 2200,
-                     vdisplay: 1080, vsyncStart: 1084, vsyncEnd: 1094, vtotal: 1125, flags: 1 << 4), 60.0),
+        (
+            DRMModeInfo(
+                clock: 74_250, hdisplay: 1920, hsyncStart: 2008, hsyncEnd: 2052, htotal: 2200,
+                vdisplay: 1080, vsyncStart: 1084, vsyncEnd: 1094, vtotal: 1125, flags: 1 << 4), 60.0
+        ),
         // 320x200 double scan: 12.587 MHz, 400 x 449 * 2.
-        (DRMModeInfo(clock: 12_587, hdisplay: 320, hsyncStart: 336, hsyncEnd: 384, htotal: 400,
-                     vdisplay: 200, vsyncStart: 206, vsyncEnd: 207, vtotal: 224, flags: 1 << 5), 12_587_000.0 / (400 * 224 * 2)),
+        (
+            DRMModeInfo(
+                clock: 12_587, hdisplay: 320, hsyncStart: 336, hsyncEnd: 384, htotal: 400,
+                vdisplay: 200, vsyncStart: 206, vsyncEnd: 207, vtotal: 224, flags: 1 << 5), 12_587_000.0 / (400 * 224 * 2)
+        ),
         // QEMU's 1280x800 (virtio-gpu EDID): 83.5 MHz, 1680 x 831.
-        (DRMModeInfo(clock: 83_500, hdisplay: 1280, hsyncStart: 1352, hsyncEnd: 1480, htotal: 1680,
-                     vdisplay: 800, vsyncStart: 803, vsyncEnd: 809, vtotal: 831), 83_500_000.0 / (1680 * 831)),
-        ]
+        (
+            DRMModeInfo(
+                clock: 83_500, hdisplay: 1280, hsyncStart: 1352, hsyncEnd: 1480, htotal: 1680,
+                vdisplay: 800, vsyncStart: 803, vsyncEnd: 809, vtotal: 831), 83_500_000.0 / (1680 * 831)
+        ),
+    ]
 
     @Test(arguments: refreshCases)
     func refreshRate(mode: DRMModeInfo, expected: Double) {
@@ -28,30 +43,36 @@ import Testing
     }
 
     @Test func flagsAndDescription() {
-        let mode = DRMModeInfo(clock: 74_250, hdisplay: 1920, hsyncStart: 2008, hsyncEnd: 2052, htotal: 2200,
-                               vdisplay: 1080, vsyncStart: 1084, vsyncEnd: 1094, vtotal: 1125, flags: 1 << 4, type: 1 << 3)
+        let mode = DRMModeInfo(
+            clock: 74_250, hdisplay: 1920, hsyncStart: 2008, hsyncEnd: 2052, htotal: 2200,
+            vdisplay: 1080, vsyncStart: 1084, vsyncEnd: 1094, vtotal: 1125, flags: 1 << 4, type: 1 << 3)
         #expect(mode.isInterlaced && mode.isPreferred && !mode.isDoubleScan)
         #expect(mode.description == "1920x1080@60.000i")
         #expect(mode.name == "1920x1080")
-        let empty = DRMModeInfo(clock: 0, hdisplay: 0, hsyncStart: 0, hsyncEnd: 0, htotal: 0, vdisplay: 0, vsyncStart: 0, vsyncEnd: 0, vtotal: 0)
+        let empty = DRMModeInfo(
+            clock: 0, hdisplay: 0, hsyncStart: 0, hsyncEnd: 0, htotal: 0, vdisplay: 0, vsyncStart: 0, vsyncEnd: 0, vtotal: 0)
         #expect(empty.refreshRate == 0)
     }
 }
 
 @Suite struct DRMConnectorNameTests {
     /// The kernel's names, as in `/sys/class/drm/card0-<name>` (values of DRM_MODE_CONNECTOR_*).
-    @Test(arguments: [(UInt32(1), "VGA"), (2, "DVI-I"), (3, "DVI-D"), (7, "LVDS"), (10, "DP"), (11, "HDMI-A"),
-                      (12, "HDMI-B"), (14, "eDP"), (15, "Virtual"), (16, "DSI"), (17, "DPI")])
+    @Test(arguments: [
+        (UInt32(1), "VGA"), (2, "DVI-I"), (3, "DVI-D"), (7, "LVDS"), (10, "DP"), (11, "HDMI-A"),
+        (12, "HDMI-B"), (14, "eDP"), (15, "Virtual"), (16, "DSI"), (17, "DPI"),
+    ])
     func typeNames(type: UInt32, name: String) {
         #expect(DRMConnector.typeName(type) == name)
     }
 
     @Test func fullNameAndPanels() {
-        let hdmi = DRMConnector(id: DRMConnectorID(rawValue: 40), type: 11, typeIndex: 2, status: .connected, modes: [],
-                                physicalWidthMillimeters: 0, physicalHeightMillimeters: 0, encoderID: nil, possibleCRTCs: [], properties: [])
+        let hdmi = DRMConnector(
+            id: DRMConnectorID(rawValue: 40), type: 11, typeIndex: 2, status: .connected, modes: [],
+            physicalWidthMillimeters: 0, physicalHeightMillimeters: 0, encoderID: nil, possibleCRTCs: [], properties: [])
         #expect(hdmi.name == "HDMI-A-2" && !hdmi.isBuiltInPanel)
-        let dsi = DRMConnector(id: DRMConnectorID(rawValue: 41), type: 16, typeIndex: 1, status: .connected, modes: [],
-                               physicalWidthMillimeters: 0, physicalHeightMillimeters: 0, encoderID: nil, possibleCRTCs: [], properties: [])
+        let dsi = DRMConnector(
+            id: DRMConnectorID(rawValue: 41), type: 16, typeIndex: 1, status: .connected, modes: [],
+            physicalWidthMillimeters: 0, physicalHeightMillimeters: 0, encoderID: nil, possibleCRTCs: [], properties: [])
         #expect(dsi.name == "DSI-1" && dsi.isBuiltInPanel)
         #expect(DRMConnector.typeName(999) == "Unknown999")
     }
@@ -95,10 +116,13 @@ import Testing
         var bytes = [UInt8](repeating: 0, count: 128)
         bytes[0..<8] = [0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00]
         // "RHT": R=18, H=8, T=20 -> 0b0_10010_01000_10100 = 0x4914
-        bytes[8] = 0x49; bytes[9] = 0x14
-        bytes[10] = 0x34; bytes[11] = 0x12
+        bytes[8] = 0x49
+        bytes[9] = 0x14
+        bytes[10] = 0x34
+        bytes[11] = 0x12
         bytes[12] = 0x01
-        bytes[18] = 1; bytes[19] = 4
+        bytes[18] = 1
+        bytes[19] = 4
         // A monitor name descriptor at 72 and a serial string at 90.
         bytes[72..<77] = [0, 0, 0, 0xFC, 0]
         bytes.replaceSubrange(77..<90, with: "QEMU Monitor\n".utf8)

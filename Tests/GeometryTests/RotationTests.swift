@@ -21,22 +21,23 @@ import Testing
 
     @Test(arguments: Rotation.allCases)
     func roundTripAndBounds(rotation: Rotation) {
-        let physical = rotation.logicalSize(forPhysical: rotation.swapsAxes
-            ? Size(width: logical.height, height: logical.width) : logical)
+        let physical = rotation.logicalSize(
+            forPhysical: rotation.swapsAxes
+                ? Size(width: logical.height, height: logical.width) : logical)
         #expect(physical == logical)
         let whole = rotation.physicalRect(fromLogical: Rect(size: logical), logicalSize: logical)
         #expect(whole.minX == 0 && whole.minY == 0)
         #expect(whole.size == (rotation.swapsAxes ? Size(width: 300, height: 400) : logical))
         for p in [Point(x: 0, y: 0), Point(x: 13.5, y: 250), Point(x: 399, y: 1)] {
-            let back = rotation.logicalPoint(fromPhysical: rotation.physicalPoint(fromLogical: p, logicalSize: logical),
-                                             logicalSize: logical)
+            let back = rotation.logicalPoint(
+                fromPhysical: rotation.physicalPoint(fromLogical: p, logicalSize: logical),
+                logicalSize: logical)
             #expect(abs(back.x - p.x) < 1e-9 && abs(back.y - p.y) < 1e-9)
         }
     }
 
     @Test func configNames() {
-        #expect(Rotation.allCases.map(\.name) ==
-            ["normal", "90", "180", "270", "flipped", "flipped-90", "flipped-180", "flipped-270"])
+        #expect(Rotation.allCases.map(\.name) == ["normal", "90", "180", "270", "flipped", "flipped-90", "flipped-180", "flipped-270"])
         #expect(Rotation(rawValue: "flipped-270") == .flipped270)
     }
 }

@@ -1,5 +1,6 @@
-@testable import Graphics
 import Testing
+
+@testable import Graphics
 
 @Suite struct BitmapCompositingTests {
     /// A source and a destination of random premultiplied pixels (seeded), same size.
@@ -88,7 +89,8 @@ import Testing
         destination.composite(source, operation: .source, sourceOrigin: (x: 10, y: 2), destination: target)
         for y in 0..<20 {
             for x in 0..<20 {
-                let expected = target.contains(x: Int32(x), y: Int32(y))
+                let expected =
+                    target.contains(x: Int32(x), y: Int32(y))
                     ? source.pixel(x: x - 3 + 10, y: y - 4 + 2) : before[y * 20 + x]
                 #expect(destination.pixel(x: x, y: y) == expected, "(\(x), \(y))")
             }
@@ -102,8 +104,9 @@ import Testing
         source.setPixels { _, _ in 0xFF11_2233 }
         let destination = Bitmap(width: 10, height: 10)
         destination.setPixels { _, _ in 0xFFAA_AAAA }
-        destination.composite(source, operation: .source, sourceOrigin: (x: 2, y: 0),
-                              destination: PixelRect(x: 7, y: -1, width: 100, height: 100))
+        destination.composite(
+            source, operation: .source, sourceOrigin: (x: 2, y: 0),
+            destination: PixelRect(x: 7, y: -1, width: 100, height: 100))
         for y in 0..<10 {
             for x in 0..<10 {
                 // Source columns 2..<4 land on 7..<9; source rows 0..<4 land on -1..<3.
@@ -129,10 +132,12 @@ import Testing
         let unclipped = Bitmap(width: 64, height: 64)
         unclipped.setPixels { x, y in before[y * 64 + x] }
         let target = PixelRect(x: 4, y: 0, width: 50, height: 60)
-        destination.composite(source, operation: operation, sourceOrigin: (x: 1, y: 2), destination: target,
-                              opacity: opacity, clip: Self.clip)
-        unclipped.composite(source, operation: operation, sourceOrigin: (x: 1, y: 2), destination: target,
-                            opacity: opacity)
+        destination.composite(
+            source, operation: operation, sourceOrigin: (x: 1, y: 2), destination: target,
+            opacity: opacity, clip: Self.clip)
+        unclipped.composite(
+            source, operation: operation, sourceOrigin: (x: 1, y: 2), destination: target,
+            opacity: opacity)
         for y in 0..<64 {
             for x in 0..<64 {
                 let inside = Self.clip.contains(x: Int32(x), y: Int32(y)) && target.contains(x: Int32(x), y: Int32(y))
@@ -148,8 +153,9 @@ import Testing
         second.setPixels { x, y in first.pixel(x: x, y: y) }
         for strategy in [Bitmap.ClipStrategy.destinationClip, .perRectangle] {
             let target = strategy == .destinationClip ? first : second
-            target.composite(source, operation: .over, sourceOrigin: (x: 3, y: 0), destination: target.bounds,
-                             opacity: 0.7, clip: Self.clip, strategy: strategy)
+            target.composite(
+                source, operation: .over, sourceOrigin: (x: 3, y: 0), destination: target.bounds,
+                opacity: 0.7, clip: Self.clip, strategy: strategy)
         }
         #expect(first.allPixels == second.allPixels)
         // The destination clip is removed again: a later unclipped composite covers everything.

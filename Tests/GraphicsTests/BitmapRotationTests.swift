@@ -1,5 +1,6 @@
-@testable import Graphics
 import Testing
+
+@testable import Graphics
 
 /// `copy(from:rotation:region:)` against the obvious per-pixel loop: each physical pixel inside the
 /// region takes the logical pixel whose centre Geometry's `Rotation` maps onto its centre.
@@ -11,7 +12,8 @@ import Testing
         var generator = SeededGenerator(seed: 77)
         let bitmap = Bitmap(width: logicalWidth, height: logicalHeight, format: format)
         bitmap.setPixels { _, _ in
-            format == .xrgb8888 ? 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &generator)
+            format == .xrgb8888
+                ? 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &generator)
                 : generator.premultipliedPixel()
         }
         return bitmap
@@ -33,8 +35,9 @@ import Testing
             for px in 0..<physical.width {
                 let expected: UInt32
                 if copyRegion.contains(x: Int32(px), y: Int32(py)) {
-                    let l = rotation.logicalPoint(fromPhysical: Point(x: Double(px) + 0.5, y: Double(py) + 0.5),
-                                                  logicalSize: logicalSize)
+                    let l = rotation.logicalPoint(
+                        fromPhysical: Point(x: Double(px) + 0.5, y: Double(py) + 0.5),
+                        logicalSize: logicalSize)
                     expected = logical.pixel(x: Int(l.x.rounded(.down)), y: Int(l.y.rounded(.down)))
                 } else {
                     expected = sentinel
@@ -79,8 +82,10 @@ extension BitmapRotationTests {
     func copyPathsGiveIdenticalPixels(rotation: Rotation, format: PixelFormat) {
         let logical = Self.logicalBitmap(format)
         let size = rotation.swapsAxes ? (Self.logicalHeight, Self.logicalWidth) : (Self.logicalWidth, Self.logicalHeight)
-        let region = Region(rects: [PixelRect(x: 0, y: 1, width: 3, height: 3), PixelRect(x: 4, y: 5, width: 2, height: 9),
-                                    PixelRect(x: 1, y: 10, width: 40, height: 1)])
+        let region = Region(rects: [
+            PixelRect(x: 0, y: 1, width: 3, height: 3), PixelRect(x: 4, y: 5, width: 2, height: 9),
+            PixelRect(x: 1, y: 10, width: 40, height: 1),
+        ])
         let paths: [(Bitmap.ClipStrategy, Bool)] = [(.destinationClip, true), (.destinationClip, false), (.perRectangle, false)]
         let results = paths.map { strategy, swift in
             let physical = Bitmap(width: size.0, height: size.1, format: format)

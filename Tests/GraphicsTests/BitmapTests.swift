@@ -1,6 +1,7 @@
 import Foundation
-@testable import Graphics
 import Testing
+
+@testable import Graphics
 
 @Suite struct BitmapTests {
     @Test func newBitmapIsZeroFilled() {

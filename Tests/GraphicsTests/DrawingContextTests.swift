@@ -1,5 +1,6 @@
-@testable import Graphics
 import Testing
+
+@testable import Graphics
 
 @Suite struct DrawingContextTests {
     @Test func rectFillLandsOnExpectedPixels() {
@@ -16,8 +17,10 @@ import Testing
     }
 
     /// cairo, pixman and `Color.premultipliedARGB32` agree on the pixel a colour becomes.
-    @Test(arguments: [Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.5), Color(rgb: 0x336699, alpha: 0.3),
-                      .gray, .orange, Color(white: 1, alpha: 0.999), Color(red: 0.5, green: 0.25, blue: 1, alpha: 0.75)])
+    @Test(arguments: [
+        Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.5), Color(rgb: 0x336699, alpha: 0.3),
+        .gray, .orange, Color(white: 1, alpha: 0.999), Color(red: 0.5, green: 0.25, blue: 1, alpha: 0.75),
+    ])
     func colourRoundingMatchesCairoAndPixman(color: Color) {
         let drawn = Bitmap(width: 4, height: 4)
         DrawingContext(bitmap: drawn).fill(Rect(x: 0, y: 0, width: 4, height: 4), color: color)
@@ -86,8 +89,9 @@ import Testing
 
     @Test func borderIsDrawnInsideTheRect() {
         let bitmap = Bitmap(width: 30, height: 30)
-        DrawingContext(bitmap: bitmap).strokeRoundedRect(Rect(x: 5, y: 5, width: 20, height: 20), radius: 0,
-                                                          lineWidth: 3, color: .black)
+        DrawingContext(bitmap: bitmap).strokeRoundedRect(
+            Rect(x: 5, y: 5, width: 20, height: 20), radius: 0,
+            lineWidth: 3, color: .black)
         #expect(bitmap.inkBounds! == (minX: 5, maxX: 24, minY: 5, maxY: 24))
         #expect(bitmap.pixel(x: 5, y: 5) == 0xFF00_0000)  // square corner
         #expect(bitmap.pixel(x: 7, y: 15) == 0xFF00_0000)
@@ -97,8 +101,9 @@ import Testing
         #expect(bitmap.inkPixelCount == 20 * 20 - 14 * 14)
 
         let rounded = Bitmap(width: 30, height: 30)
-        DrawingContext(bitmap: rounded).strokeRoundedRect(Rect(x: 5, y: 5, width: 20, height: 20), radius: 8,
-                                                           lineWidth: 2, color: .black)
+        DrawingContext(bitmap: rounded).strokeRoundedRect(
+            Rect(x: 5, y: 5, width: 20, height: 20), radius: 8,
+            lineWidth: 2, color: .black)
         #expect(rounded.pixel(x: 5, y: 5) == 0)  // the corner is cut
         #expect(rounded.pixel(x: 5, y: 15) == 0xFF00_0000)
         #expect(rounded.pixel(x: 15, y: 15) == 0)

@@ -19,11 +19,12 @@ import Testing
 
     @Test func unionIsBandedYThenX() {
         let union = Region(a).union(Region(b))
-        #expect(union.rects == [
-            PixelRect(x: 0, y: 0, width: 10, height: 5),
-            PixelRect(x: 0, y: 5, width: 15, height: 5),
-            PixelRect(x: 5, y: 10, width: 10, height: 5),
-        ])
+        #expect(
+            union.rects == [
+                PixelRect(x: 0, y: 0, width: 10, height: 5),
+                PixelRect(x: 0, y: 5, width: 15, height: 5),
+                PixelRect(x: 5, y: 10, width: 10, height: 5),
+            ])
         #expect(union.area == 175)
         #expect(union.extents == PixelRect(x: 0, y: 0, width: 15, height: 15))
         #expect(union.contains(x: 14, y: 14))
@@ -46,10 +47,11 @@ import Testing
 
     @Test func subtraction() {
         let difference = Region(a).subtracting(b)
-        #expect(difference.rects == [
-            PixelRect(x: 0, y: 0, width: 10, height: 5),
-            PixelRect(x: 0, y: 5, width: 5, height: 5),
-        ])
+        #expect(
+            difference.rects == [
+                PixelRect(x: 0, y: 0, width: 10, height: 5),
+                PixelRect(x: 0, y: 5, width: 5, height: 5),
+            ])
         #expect(difference.area == 75)
         #expect(difference == Region(a).subtracting(Region(b)))
         // A hole: four bands around the centre.
@@ -109,8 +111,9 @@ import Testing
         ]
         for rotation in Rotation.allCases {
             let (x, y) = expected[rotation]!
-            #expect(pixel.transformed(by: rotation, logicalSize: logicalSize) == Region(PixelRect(x: x, y: y, width: 1, height: 1)),
-                    "\(rotation)")
+            #expect(
+                pixel.transformed(by: rotation, logicalSize: logicalSize) == Region(PixelRect(x: x, y: y, width: 1, height: 1)),
+                "\(rotation)")
         }
     }
 
@@ -128,20 +131,24 @@ import Testing
         let physical = region.transformed(by: rotation, logicalSize: logicalSize)
         #expect(physical.area == region.area)
         let physicalSize = rotation.swapsAxes ? Size(width: 8, height: 13) : logicalSize
-        #expect(PixelRect(x: 0, y: 0, width: Int32(physicalSize.width), height: Int32(physicalSize.height))
-            .intersection(physical.extents) == physical.extents)
+        #expect(
+            PixelRect(x: 0, y: 0, width: Int32(physicalSize.width), height: Int32(physicalSize.height))
+                .intersection(physical.extents) == physical.extents)
         for y in 0..<8 {
             for x in 0..<13 {
-                let p = rotation.physicalPoint(fromLogical: Point(x: Double(x) + 0.5, y: Double(y) + 0.5),
-                                               logicalSize: logicalSize)
-                #expect(region.contains(x: Int32(x), y: Int32(y))
+                let p = rotation.physicalPoint(
+                    fromLogical: Point(x: Double(x) + 0.5, y: Double(y) + 0.5),
+                    logicalSize: logicalSize)
+                #expect(
+                    region.contains(x: Int32(x), y: Int32(y))
                         == physical.contains(x: Int32(p.x.rounded(.down)), y: Int32(p.y.rounded(.down))))
             }
         }
         // And back: the inverse rotation of a rotated region is the original.
-        #expect(Rotation.allCases.contains { back in
-            physical.transformed(by: back, logicalSize: physicalSize) == region
-        })
+        #expect(
+            Rotation.allCases.contains { back in
+                physical.transformed(by: back, logicalSize: physicalSize) == region
+            })
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Graphics
 
 /// A seeded generator so "random" pixels are the same on every run (SplitMix64).

@@ -1,6 +1,7 @@
 import CPangoCairo
-@testable import Graphics
 import Testing
+
+@testable import Graphics
 
 @Suite struct TextLayoutTests {
     static let samples: [(name: String, text: String)] = [
@@ -11,8 +12,9 @@ import Testing
 
     /// Draws `layout` at (0, 0) into a bitmap that fits it.
     static func render(_ layout: TextLayout, width: Int? = nil) -> Bitmap {
-        let bitmap = Bitmap(width: width ?? Int(layout.size.width.rounded(.up)) + 4,
-                            height: Int(layout.size.height.rounded(.up)) + 4)
+        let bitmap = Bitmap(
+            width: width ?? Int(layout.size.width.rounded(.up)) + 4,
+            height: Int(layout.size.height.rounded(.up)) + 4)
         DrawingContext(bitmap: bitmap).draw(layout, at: Point(x: 0, y: 0))
         return bitmap
     }
@@ -90,16 +92,18 @@ import Testing
     }
 
     @Test func truncatingTailEndsInAnEllipsis() {
-        let one = TextLayout(text: Self.longText, font: .system(size: 16), lineBreakMode: .truncatingTail,
-                             width: 150, maxLines: 1)
+        let one = TextLayout(
+            text: Self.longText, font: .system(size: 16), lineBreakMode: .truncatingTail,
+            width: 150, maxLines: 1)
         #expect(one.lineCount == 1)
         #expect(one.size.width <= 150)
         #expect(one.unknownGlyphCount == 0)
     }
 
     @Test func clippingCutsAtTheWidth() {
-        let layout = TextLayout(text: "Supercalifragilisticexpialidocious", font: .system(size: 20),
-                                lineBreakMode: .clipping, width: 60)
+        let layout = TextLayout(
+            text: "Supercalifragilisticexpialidocious", font: .system(size: 20),
+            lineBreakMode: .clipping, width: 60)
         #expect(layout.lineCount == 1)
         #expect(layout.size.width == 60)
         let bitmap = Self.render(layout, width: 200)

@@ -1,5 +1,6 @@
-@testable import KioskBackend
 import Testing
+
+@testable import KioskBackend
 
 /// A clock the test turns by hand: timing is not what is tested, coalescing is.
 @MainActor

@@ -1,8 +1,9 @@
 import Foundation
-@testable import KioskBackend
 import KioskConfig
 import KioskKit
 import Testing
+
+@testable import KioskBackend
 
 /// A window whose root view records each touch call with the touches' locations, on a 1280x800 screen.
 @MainActor
@@ -19,8 +20,9 @@ final class InputBed {
     init(configuration: KioskConfiguration = .default, rotation: Rotation = .normal, screens: [String] = ["DSI-1"]) {
         app = Application.reset(notificationCenter: center)
         for name in screens {
-            display.connect(name, modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)],
-                            physicalSize: Size(width: 256, height: 160))
+            display.connect(
+                name, modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)],
+                physicalSize: Size(width: 256, height: 160))
         }
         display.screen(named: screens[0]).rotation = rotation
         window = Window(screen: display.screen(named: screens[0]))
@@ -28,8 +30,10 @@ final class InputBed {
         window.addSubview(view)
         window.makeKeyAndVisible()
         let display = self.display
-        router = InputRouter(application: app, configuration: configuration,
-                             cursor: Cursor(mode: configuration.cursor, schedule: clock.schedule)) { display.screensByName[$0] }
+        router = InputRouter(
+            application: app, configuration: configuration,
+            cursor: Cursor(mode: configuration.cursor, schedule: clock.schedule)
+        ) { display.screensByName[$0] }
         input = InMemoryInputBackend(router: router)
     }
 }
@@ -49,7 +53,9 @@ final class TouchLog: View {
     override func touchesMoved(_ touches: Set<Touch>, with event: Event) { record("moved", touches) }
     override func touchesEnded(_ touches: Set<Touch>, with event: Event) { record("ended", touches) }
     override func touchesCancelled(_ touches: Set<Touch>, with event: Event) { record("cancelled", touches) }
-    override func pressesBegan(_ presses: Set<Press>, with event: Event) { self.presses += presses.map { "down \($0.keysym) \($0.text.debugDescription)" } }
+    override func pressesBegan(_ presses: Set<Press>, with event: Event) {
+        self.presses += presses.map { "down \($0.keysym) \($0.text.debugDescription)" }
+    }
     override func pressesEnded(_ presses: Set<Press>, with event: Event) { self.presses += presses.map { "up \($0.keysym)" } }
     override var canBecomeFirstResponder: Bool { true }
 }
@@ -125,8 +131,11 @@ final class TouchLog: View {
     /// without it puts the device's own back (nil).
     @Test func rulesAndCalibration() throws {
         var configuration = KioskConfiguration()
-        configuration.touch = [TouchConfiguration(match: try TouchConfiguration.Match.parse("Panel*").get(), screen: "DSI-1",
-                                                  calibration: [0, 1, 0, -1, 0, 1])]
+        configuration.touch = [
+            TouchConfiguration(
+                match: try TouchConfiguration.Match.parse("Panel*").get(), screen: "DSI-1",
+                calibration: [0, 1, 0, -1, 0, 1])
+        ]
         let bed = InputBed(configuration: configuration, screens: ["DSI-1", "HDMI-A-1"])
         let panel = bed.input.plugTouchscreen("Panel Touch")
         #expect(bed.router.decision(for: panel) == TouchMapping.Decision(screen: "DSI-1", reason: "config [[touch]] #1 (name \"Panel*\")"))

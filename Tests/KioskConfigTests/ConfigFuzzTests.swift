@@ -45,8 +45,10 @@ import Testing
     static let syntaxBytes = Array("[]{}=\"'#.,\n\\ -_:0123456789xX@tfin+e".utf8)
 
     /// Characters parsers treat specially: Unicode spaces and line separators, a BOM, control characters.
-    static let oddCharacters: [String] = ["\u{A0}", "\u{85}", "\u{2028}", "\u{2029}", "\u{3000}", "\u{FEFF}", "\u{200B}",
-                                          "é", "✋", "\u{FFFD}", "\r", "\u{0B}", "\u{0C}", "\t", "\u{1F}", "\u{7F}", "\r\n"]
+    static let oddCharacters: [String] = [
+        "\u{A0}", "\u{85}", "\u{2028}", "\u{2029}", "\u{3000}", "\u{FEFF}", "\u{200B}",
+        "é", "✋", "\u{FFFD}", "\r", "\u{0B}", "\u{0C}", "\t", "\u{1F}", "\u{7F}", "\r\n",
+    ]
 
     static let environmentValues: [String: [String]] = [
         "KIOSK_BACKEND": ["drm", "gl", ""], "KIOSK_CURSOR": ["hidden", "sometimes"], "KIOSK_PRIMARY": ["DP-1", "lobby", "nope"],
@@ -66,7 +68,9 @@ import Testing
                 outcome.check(bytes, environment: environment)
             }
         }
-        print("fuzz: \(Self.mutatedIterations) mutated examples in \(cpu) of CPU (\(wall) wall): \(outcome.valid) valid, \(outcome.invalid) with problems")
+        print(
+            "fuzz: \(Self.mutatedIterations) mutated examples in \(cpu) of CPU (\(wall) wall): \(outcome.valid) valid, \(outcome.invalid) with problems"
+        )
         outcome.reportFailures()
         // The mutations must reach both outcomes, or the test tests less than it claims.
         #expect(outcome.valid > Self.mutatedIterations / 20)
@@ -79,7 +83,8 @@ import Testing
         var outcome = Outcome()
         let (cpu, wall) = measure {
             for _ in 0..<Self.assembledIterations {
-                let lines = (0..<(1 + random.next(upperBound: 20))).map { _ in Self.fragments[random.next(upperBound: Self.fragments.count)] }
+                let lines = (0..<(1 + random.next(upperBound: 20))).map { _ in Self.fragments[random.next(upperBound: Self.fragments.count)]
+                }
                 var bytes = Array(lines.joined(separator: "\n").utf8)
                 if random.next(upperBound: 2) == 0 { Self.mutate(&bytes, using: &random) }
                 outcome.check(bytes, environment: [:])
@@ -89,7 +94,9 @@ import Testing
                 outcome.check(bytes, environment: [:])
             }
         }
-        print("fuzz: \(Self.assembledIterations) assembled and \(Self.binaryIterations) binary files in \(cpu) of CPU (\(wall) wall): \(outcome.valid) valid, \(outcome.invalid) with problems")
+        print(
+            "fuzz: \(Self.assembledIterations) assembled and \(Self.binaryIterations) binary files in \(cpu) of CPU (\(wall) wall): \(outcome.valid) valid, \(outcome.invalid) with problems"
+        )
         outcome.reportFailures()
         #expect(outcome.invalid > 0)
         #expect(cpu < .seconds(10) || Self.mutatedIterations > 2_500)
@@ -155,7 +162,9 @@ import Testing
         case 0 where !bytes.isEmpty:  // flip a bit
             bytes[random.next(upperBound: bytes.count)] ^= 1 << UInt8(random.next(upperBound: 8))
         case 1:  // insert a byte, usually one TOML cares about
-            let byte = random.next(upperBound: 4) == 0 ? UInt8(truncatingIfNeeded: random.next()) : syntaxBytes[random.next(upperBound: syntaxBytes.count)]
+            let byte =
+                random.next(upperBound: 4) == 0
+                ? UInt8(truncatingIfNeeded: random.next()) : syntaxBytes[random.next(upperBound: syntaxBytes.count)]
             bytes.insert(byte, at: random.next(upperBound: bytes.count + 1))
         case 2 where !bytes.isEmpty:  // delete a run of bytes
             let start = random.next(upperBound: bytes.count)
@@ -223,7 +232,10 @@ private struct Outcome {
                 switch problem.origin {
                 case let .file(path, line, column):
                     if path != "fuzz.toml" { fail(bytes, "wrong file: \(problem)") }
-                    guard let line, (1...lineCount).contains(line) else { fail(bytes, "line outside the file (\(lineCount) lines): \(problem)"); continue }
+                    guard let line, (1...lineCount).contains(line) else {
+                        fail(bytes, "line outside the file (\(lineCount) lines): \(problem)")
+                        continue
+                    }
                     if let column, column < 1 { fail(bytes, "column < 1: \(problem)") }
                 case let .environment(variable):
                     if environment[variable] == nil { fail(bytes, "problem with an unset variable: \(problem)") }

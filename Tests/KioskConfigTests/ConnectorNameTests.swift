@@ -2,16 +2,20 @@ import KioskConfig
 import Testing
 
 @Suite struct ConnectorNameTests {
-    @Test(arguments: ["HDMI-A-1", "HDMI-B-2", "DP-1", "eDP-1", "DSI-1", "DPI-1", "LVDS-1", "VGA-1", "DVI-I-1", "DVI-D-2",
-                      "DVI-A-1", "Composite-1", "SVIDEO-1", "Component-1", "DIN-1", "TV-1", "Virtual-1", "Writeback-1",
-                      "SPI-1", "USB-1", "HEADLESS-1", "DP-12"])
+    @Test(arguments: [
+        "HDMI-A-1", "HDMI-B-2", "DP-1", "eDP-1", "DSI-1", "DPI-1", "LVDS-1", "VGA-1", "DVI-I-1", "DVI-D-2",
+        "DVI-A-1", "Composite-1", "SVIDEO-1", "Component-1", "DIN-1", "TV-1", "Virtual-1", "Writeback-1",
+        "SPI-1", "USB-1", "HEADLESS-1", "DP-12",
+    ])
     func valid(name: String) {
         #expect(ConnectorName.isValid(name))
     }
 
     /// Kernel names are case-sensitive, numbered from 1 without padding.
-    @Test(arguments: ["", "HDMI", "HDMI-A", "HDMI-A-", "HDMI-A-0", "HDMI-A-01", "hdmi-a-1", "EDP-1", "HDMI-1", "DP-1a",
-                      "DP--1", "lobby-tv", "DP-1234567", "DP-١"])
+    @Test(arguments: [
+        "", "HDMI", "HDMI-A", "HDMI-A-", "HDMI-A-0", "HDMI-A-01", "hdmi-a-1", "EDP-1", "HDMI-1", "DP-1a",
+        "DP--1", "lobby-tv", "DP-1234567", "DP-١",
+    ])
     func invalid(name: String) {
         #expect(!ConnectorName.isValid(name))
     }

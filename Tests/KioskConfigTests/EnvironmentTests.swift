@@ -4,12 +4,14 @@ import Testing
 /// `KIOSK_*` overrides: applied after the file, a bad value named by its variable.
 @Suite struct EnvironmentTests {
     @Test func everyOverride() throws {
-        let parsed = try configuration("""
+        let parsed = try configuration(
+            """
             backend = "drm"
             seat = "seat0"
             [screens.lobby]
             edid = { make = "SAM" }
-            """, environment: [
+            """,
+            environment: [
                 "KIOSK_BACKEND": "headless",
                 "KIOSK_DRM_DEVICE": "/dev/dri/card1",
                 "KIOSK_FBDEV_DEVICE": "/dev/fb1",
@@ -32,10 +34,11 @@ import Testing
     }
 
     @Test func variableNames() {
-        #expect(KioskConfiguration.environmentVariables == [
-            "KIOSK_BACKEND", "KIOSK_DRM_DEVICE", "KIOSK_NO_ATOMIC", "KIOSK_FBDEV_DEVICE", "KIOSK_SEAT", "KIOSK_LOG_LEVEL",
-            "KIOSK_CURSOR", "KIOSK_HOTPLUG_DEBOUNCE_MS", "KIOSK_PRIMARY", "KIOSK_APP", "KIOSK_SNAPSHOT_DIR", "KIOSK_TRACE",
-        ])
+        #expect(
+            KioskConfiguration.environmentVariables == [
+                "KIOSK_BACKEND", "KIOSK_DRM_DEVICE", "KIOSK_NO_ATOMIC", "KIOSK_FBDEV_DEVICE", "KIOSK_SEAT", "KIOSK_LOG_LEVEL",
+                "KIOSK_CURSOR", "KIOSK_HOTPLUG_DEBOUNCE_MS", "KIOSK_PRIMARY", "KIOSK_APP", "KIOSK_SNAPSHOT_DIR", "KIOSK_TRACE",
+            ])
     }
 
     /// The environment wins over both ways of choosing the main screen, without a conflict.
@@ -52,23 +55,28 @@ import Testing
     }
 
     @Test func badValues() {
-        #expect(messages("", environment: [
-            "KIOSK_CURSOR": "sometimes",
-            "KIOSK_HOTPLUG_DEBOUNCE_MS": "0.5s",
-            "KIOSK_DRM_DEVICE": "card0",
-            "KIOSK_PRIMARY": "tv",
-            "KIOSK_APP": "signage",
-        ]) == [
-            "environment KIOSK_DRM_DEVICE: \"card0\" is not valid; valid: an absolute device path, e.g. /dev/dri/card0",
-            "environment KIOSK_CURSOR: \"sometimes\" is not valid; valid: auto, hidden, always",
-            "environment KIOSK_HOTPLUG_DEBOUNCE_MS: \"0.5s\" is not valid; valid: 0 to 60000 (milliseconds)",
-            "environment KIOSK_PRIMARY: \"tv\" names no screen; valid: a connector name (TYPE-n, e.g. HDMI-A-1, DP-1, eDP-1, DSI-1)",
-            "environment KIOSK_APP: \"signage\" is not valid; valid: demo",
-        ])
+        #expect(
+            messages(
+                "",
+                environment: [
+                    "KIOSK_CURSOR": "sometimes",
+                    "KIOSK_HOTPLUG_DEBOUNCE_MS": "0.5s",
+                    "KIOSK_DRM_DEVICE": "card0",
+                    "KIOSK_PRIMARY": "tv",
+                    "KIOSK_APP": "signage",
+                ]) == [
+                    "environment KIOSK_DRM_DEVICE: \"card0\" is not valid; valid: an absolute device path, e.g. /dev/dri/card0",
+                    "environment KIOSK_CURSOR: \"sometimes\" is not valid; valid: auto, hidden, always",
+                    "environment KIOSK_HOTPLUG_DEBOUNCE_MS: \"0.5s\" is not valid; valid: 0 to 60000 (milliseconds)",
+                    "environment KIOSK_PRIMARY: \"tv\" names no screen; valid: a connector name (TYPE-n, e.g. HDMI-A-1, DP-1, eDP-1, DSI-1)",
+                    "environment KIOSK_APP: \"signage\" is not valid; valid: demo",
+                ])
     }
 
     @Test func badValueFields() throws {
-        guard case let .failure(errors) = KioskConfiguration.parse(text: "", environment: ["KIOSK_BACKEND": "x"], vocabulary: kioskVocabulary) else {
+        guard
+            case let .failure(errors) = KioskConfiguration.parse(text: "", environment: ["KIOSK_BACKEND": "x"], vocabulary: kioskVocabulary)
+        else {
             Issue.record("accepted KIOSK_BACKEND=x")
             return
         }
@@ -81,9 +89,11 @@ import Testing
 
     /// Overrides apply to an absent file too: a kiosk configured only through its unit file.
     @Test func absentFile() throws {
-        let loaded = KioskConfiguration.load(path: "/nonexistent/kiosk.toml", environment: ["KIOSK_BACKEND": "fbdev"], vocabulary: kioskVocabulary)
+        let loaded = KioskConfiguration.load(
+            path: "/nonexistent/kiosk.toml", environment: ["KIOSK_BACKEND": "fbdev"], vocabulary: kioskVocabulary)
         #expect(try loaded.get().backend == "fbdev")
-        let bad = KioskConfiguration.load(path: "/nonexistent/kiosk.toml", environment: ["KIOSK_BACKEND": "gl"], vocabulary: kioskVocabulary)
+        let bad = KioskConfiguration.load(
+            path: "/nonexistent/kiosk.toml", environment: ["KIOSK_BACKEND": "gl"], vocabulary: kioskVocabulary)
         guard case let .failure(errors) = bad else {
             Issue.record("accepted KIOSK_BACKEND=gl")
             return
@@ -93,9 +103,10 @@ import Testing
 
     /// A broken file still has its environment checked, so one run shows everything.
     @Test func withASyntaxError() {
-        #expect(messages("[screens", environment: ["KIOSK_SEAT": "seat1", "KIOSK_CURSOR": "never"]) == [
-            "/etc/kiosk/kiosk.toml:1:9: syntax error in table header: encountered end-of-file",
-            "environment KIOSK_CURSOR: \"never\" is not valid; valid: auto, hidden, always",
-        ])
+        #expect(
+            messages("[screens", environment: ["KIOSK_SEAT": "seat1", "KIOSK_CURSOR": "never"]) == [
+                "/etc/kiosk/kiosk.toml:1:9: syntax error in table header: encountered end-of-file",
+                "environment KIOSK_CURSOR: \"never\" is not valid; valid: auto, hidden, always",
+            ])
     }
 }

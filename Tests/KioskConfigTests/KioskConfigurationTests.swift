@@ -23,9 +23,11 @@ import Testing
     /// "Every key commented": each key of the schema is set in the example, right under a comment.
     @Test func exampleSetsEveryKeyUnderAComment() throws {
         let lines = try exampleText().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let keys = ["backend", "drm-device", "fbdev-device", "seat", "log-level", "cursor", "hotplug-debounce-ms",
-                    "primary", "app", "[app-settings]", "[screens.", "mode", "rotation", "position", "edid",
-                    "[[touch]]", "match", "screen", "calibration"]
+        let keys = [
+            "backend", "drm-device", "fbdev-device", "seat", "log-level", "cursor", "hotplug-debounce-ms",
+            "primary", "app", "[app-settings]", "[screens.", "mode", "rotation", "position", "edid",
+            "[[touch]]", "match", "screen", "calibration",
+        ]
         for key in keys {
             let index = lines.firstIndex { $0.hasPrefix(key.hasPrefix("[") ? key : key + " =") }
             #expect(index != nil, "\(key) is not in the example")
@@ -65,7 +67,10 @@ import Testing
     @Test func absentFileWhenRequiredIsAProblem() {
         let path = "/nonexistent-dir/kiosk.toml"
         let result = KioskConfiguration.load(path: path, environment: [:], requireFile: true)
-        guard case let .failure(errors) = result else { Issue.record("loaded a missing file"); return }
+        guard case let .failure(errors) = result else {
+            Issue.record("loaded a missing file")
+            return
+        }
         #expect(errors.description == "/nonexistent-dir/kiosk.toml: cannot read: No such file or directory")
     }
 
@@ -88,7 +93,8 @@ import Testing
     }
 
     @Test func topLevelKeys() throws {
-        let parsed = try configuration("""
+        let parsed = try configuration(
+            """
             backend = "drm"
             drm-device = "/dev/dri/card1"
             fbdev-device = "/dev/fb1"
@@ -139,7 +145,8 @@ import Testing
     }
 
     @Test func aScreenWithEveryKey() throws {
-        let parsed = try configuration("""
+        let parsed = try configuration(
+            """
             [screens.HDMI-A-1]
             mode = "1920x1080@59.94"
             rotation = "flipped-270"
@@ -174,7 +181,8 @@ import Testing
     }
 
     @Test func labelledScreenMatchesByEDID() throws {
-        let parsed = try configuration("""
+        let parsed = try configuration(
+            """
             [screens.lobby-tv]
             edid = { model = "SAMSUNG", serial = "H4ZN900123" }
             [screens."DP-1"]
@@ -193,7 +201,8 @@ import Testing
 
     /// toml++ returns tables sorted by key; screens come back in the order they were written.
     @Test func screensInFileOrder() throws {
-        let parsed = try configuration("""
+        let parsed = try configuration(
+            """
             [screens.eDP-1]
             [screens.DP-3]
             [screens.HDMI-A-1]
@@ -207,7 +216,8 @@ import Testing
 
     /// The same file written with dotted keys and inline tables means the same thing.
     @Test func layoutsAgree() throws {
-        let sections = try configuration("""
+        let sections = try configuration(
+            """
             [screens.HDMI-A-1]
             mode = "1280x720"
             position = { x = 1, y = 2 }
@@ -215,13 +225,15 @@ import Testing
             match = "Goodix*"
             screen = "HDMI-A-1"
             """)
-        let dotted = try configuration("""
+        let dotted = try configuration(
+            """
             screens.HDMI-A-1.mode = "1280x720"
             screens.HDMI-A-1.position.x = 1
             screens.HDMI-A-1.position.y = 2
             touch = [{ match = "Goodix*", screen = "HDMI-A-1" }]
             """)
-        let inline = try configuration("""
+        let inline = try configuration(
+            """
             screens = { HDMI-A-1 = { mode = "1280x720", position = { x = 1, y = 2 } } }
             touch = [
                 { match = "Goodix*", screen = "HDMI-A-1" },  # the panel's digitizer
@@ -229,8 +241,17 @@ import Testing
             """)
         func stripped(_ configuration: KioskConfiguration) -> KioskConfiguration {
             var copy = configuration
-            copy.screens = copy.screens.map { var s = $0; s.location = nil; s.modeLocation = nil; return s }
-            copy.touch = copy.touch.map { var t = $0; t.location = nil; return t }
+            copy.screens = copy.screens.map {
+                var s = $0
+                s.location = nil
+                s.modeLocation = nil
+                return s
+            }
+            copy.touch = copy.touch.map {
+                var t = $0
+                t.location = nil
+                return t
+            }
             return copy
         }
         #expect(stripped(sections) == stripped(dotted))
@@ -240,7 +261,8 @@ import Testing
     }
 
     @Test func touchEntries() throws {
-        let parsed = try configuration("""
+        let parsed = try configuration(
+            """
             [[touch]]
             match = "ILITEK*"
             screen = "HDMI-A-1"
@@ -265,7 +287,8 @@ import Testing
     }
 
     @Test func appSettingsKeepEveryTOMLType() throws {
-        let parsed = try configuration("""
+        let parsed = try configuration(
+            """
             [app-settings]
             title = "Welcome"
             count = 3

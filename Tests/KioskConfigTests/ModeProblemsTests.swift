@@ -34,10 +34,11 @@ import Testing
         let problems = parsed.modeProblems(
             offered: ["HDMI-A-1": Self.offered, "HDMI-A-2": Self.offered, "DP-1": Self.offered, "HDMI-A-3": Self.offered],
             connectorOfLabel: ["lobby-tv": "HDMI-A-3"])
-        #expect(problems.map(\.description) == [
-            "/etc/kiosk/kiosk.toml:2:8: screens.HDMI-A-1.mode: 2560x1440@60 is not offered by HDMI-A-1; valid: 1920x1080@60.000, 1920x1080@59.940, 1280x720@60.000, 720x480@59.940i",
-            "/etc/kiosk/kiosk.toml:12:8: screens.lobby-tv.mode: 3840x2160 is not offered by HDMI-A-3; valid: 1920x1080@60.000, 1920x1080@59.940, 1280x720@60.000, 720x480@59.940i",
-        ])
+        #expect(
+            problems.map(\.description) == [
+                "/etc/kiosk/kiosk.toml:2:8: screens.HDMI-A-1.mode: 2560x1440@60 is not offered by HDMI-A-1; valid: 1920x1080@60.000, 1920x1080@59.940, 1280x720@60.000, 720x480@59.940i",
+                "/etc/kiosk/kiosk.toml:12:8: screens.lobby-tv.mode: 3840x2160 is not offered by HDMI-A-3; valid: 1920x1080@60.000, 1920x1080@59.940, 1280x720@60.000, 720x480@59.940i",
+            ])
         #expect(problems.allSatisfy { $0.kind == .modeNotOffered })
     }
 
@@ -50,9 +51,10 @@ import Testing
 
     @Test func aConnectorWithoutModes() throws {
         let parsed = try configuration("[screens.DP-1]\nmode = \"1024x768\"")
-        #expect(parsed.modeProblems(offered: ["DP-1": []]).map(\.description) == [
-            "/etc/kiosk/kiosk.toml:2:8: screens.DP-1.mode: 1024x768 is not offered by DP-1; valid: none: the connector lists no modes",
-        ])
+        #expect(
+            parsed.modeProblems(offered: ["DP-1": []]).map(\.description) == [
+                "/etc/kiosk/kiosk.toml:2:8: screens.DP-1.mode: 1024x768 is not offered by DP-1; valid: none: the connector lists no modes"
+            ])
     }
 
     @Test func offeredModeSpelling() {

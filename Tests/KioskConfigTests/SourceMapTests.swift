@@ -1,5 +1,6 @@
-@testable import KioskConfig
 import Testing
+
+@testable import KioskConfig
 
 /// Lines and columns of values, found again in the text because TOMLKit does not report them.
 @Suite struct SourceMapTests {
@@ -10,7 +11,8 @@ import Testing
     func path(_ components: ConfigKeyPath.Component...) -> ConfigKeyPath { ConfigKeyPath(components) }
 
     @Test func keysInTables() {
-        let found = map("""
+        let found = map(
+            """
             seat = "seat0"
             [screens.HDMI-A-1]
               mode   =   "off"
@@ -22,7 +24,8 @@ import Testing
     }
 
     @Test func dottedKeysAndInlineTables() {
-        let found = map("""
+        let found = map(
+            """
             screens.DP-1.position = { x = 1, y = 2 }
             screens . "DP-2" . mode = 'off'
             """)
@@ -33,7 +36,8 @@ import Testing
     }
 
     @Test func arraysOfTables() {
-        let found = map("""
+        let found = map(
+            """
             [[touch]]
             match = "a"
             [[touch]]
@@ -43,11 +47,13 @@ import Testing
             """)
         #expect(found.location(of: path(.key("touch"), .index(0))) == Location(line: 1, keyColumn: 3, valueColumn: nil))
         #expect(found.location(of: path(.key("touch"), .index(1), .key("match"))) == Location(line: 4, keyColumn: 1, valueColumn: 9))
-        #expect(found.location(of: path(.key("touch"), .index(1), .key("extra"), .key("x"))) == Location(line: 6, keyColumn: 1, valueColumn: 5))
+        #expect(
+            found.location(of: path(.key("touch"), .index(1), .key("extra"), .key("x"))) == Location(line: 6, keyColumn: 1, valueColumn: 5))
     }
 
     @Test func arrayElements() {
-        let found = map("""
+        let found = map(
+            """
             calibration = [
                 1.0, # a
                 -0.5,
@@ -60,7 +66,8 @@ import Testing
 
     /// Text inside strings and comments that looks like keys or headers is not.
     @Test func stringsAndCommentsAreNotKeys() {
-        let found = map("""
+        let found = map(
+            """
             a = \"\"\"
             [screens.fake]
             b = "x" ""\"
@@ -126,8 +133,10 @@ import Testing
     }
 
     /// Garbage never traps or hangs the scanner (it also runs on the text before a syntax error).
-    @Test(arguments: ["[", "[[", "a.", "a =", "= 1", "a = [", "a = {", "a = { b", "a = \"", "a = '''", "\"", "[a.\"b", "a = [1,,2]",
-                      "a = {,}", "]]]", "\u{FEFF}", "a = \"\\", "a = \"\\u12\"", String(repeating: "[", count: 1000)])
+    @Test(arguments: [
+        "[", "[[", "a.", "a =", "= 1", "a = [", "a = {", "a = { b", "a = \"", "a = '''", "\"", "[a.\"b", "a = [1,,2]",
+        "a = {,}", "]]]", "\u{FEFF}", "a = \"\\", "a = \"\\u12\"", String(repeating: "[", count: 1000),
+    ])
     func garbage(text: String) {
         _ = map(text)
         _ = map(text).pathDefined(byLine: Array(text.utf8))

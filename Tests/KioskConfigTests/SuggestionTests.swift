@@ -1,5 +1,6 @@
-@testable import KioskConfig
 import Testing
+
+@testable import KioskConfig
 
 @Suite struct SuggestionTests {
     static let keys = ["mode", "rotation", "primary", "position", "edid"]

@@ -17,8 +17,10 @@ func messages(_ text: String, environment: [String: String] = [:]) -> [String] {
 }
 
 /// The configuration `text` describes; records an issue (with the messages) when it has problems.
-func configuration(_ text: String, environment: [String: String] = [:],
-                   sourceLocation: SourceLocation = #_sourceLocation) throws -> KioskConfiguration {
+func configuration(
+    _ text: String, environment: [String: String] = [:],
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> KioskConfiguration {
     switch KioskConfiguration.parse(text: text, path: configPath, environment: environment, vocabulary: kioskVocabulary) {
     case let .success(configuration):
         return configuration

@@ -1,5 +1,6 @@
-@testable import KioskConfig
 import Testing
+
+@testable import KioskConfig
 
 @Suite struct TouchConfigurationTests {
     typealias Match = TouchConfiguration.Match
@@ -63,7 +64,8 @@ import Testing
 
     /// `kiosk calibrate --write` escapes `*?[` in the device name it writes, so the glob matches it literally.
     @Test func escapedDeviceNames() throws {
-        let parsed = try configuration(#"""
+        let parsed = try configuration(
+            #"""
             # Written by `kiosk calibrate`.
             [[touch]]
             match = "Goodix \\[v2\\] \\*"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KioskKit
 
 /// A frame output with `bufferCount` buffers used in turn, like a page-flipping display: it reports each
@@ -111,7 +112,8 @@ func expectGolden(_ image: Bitmap, named name: String, sourceLocation: SourceLoc
     if mismatches > 0 {
         try image.writePNG(to: actualPath)
         let locale = ProcessInfo.processInfo.environment["LC_ALL"] ?? ProcessInfo.processInfo.environment["LANG"] ?? "unset"
-        let message = "\(name): \(mismatches) pixels differ, first at \(first!); actual image: \(actualPath) "
+        let message =
+            "\(name): \(mismatches) pixels differ, first at \(first!); actual image: \(actualPath) "
             + "(goldens are made with LC_ALL=C.UTF-8, as scripts/test sets; this run has \(locale))"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
     } else if FileManager.default.fileExists(atPath: actualPath) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KioskKit
 
 @MainActor @Suite(.serialized)
@@ -55,9 +56,9 @@ struct CompositorTests {
         small.addSubview(outside)
         let frame = r.render()
         try expectGolden(frame, named: "clipping")
-        #expect(rgb(frame, 110, 110) == 0xFFFFFF)   // the clipped red stops at x = 100
-        #expect(rgb(frame, 250, 110) == 0x0000FF)   // the unclipped blue goes past
-        #expect(rgb(frame, 130, 200) == 0xFF8000)   // orange drawn outside the small window
+        #expect(rgb(frame, 110, 110) == 0xFFFFFF)  // the clipped red stops at x = 100
+        #expect(rgb(frame, 250, 110) == 0x0000FF)  // the unclipped blue goes past
+        #expect(rgb(frame, 130, 200) == 0xFF8000)  // orange drawn outside the small window
         // ...but a touch there goes to the main window behind, not to the small one.
         #expect(r.bed.touchDown(at: Point(x: 130, y: 200)).window === main)
     }
@@ -95,8 +96,9 @@ struct CompositorTests {
         let latin = Label(text: "Hello, kiosk", font: .system(size: 18), frame: Rect(x: 160, y: 10, width: 150, height: 30))
         let chinese = Label(text: "你好，世界", font: .system(size: 18), frame: Rect(x: 160, y: 40, width: 150, height: 30))
         let arabic = Label(text: "مرحبا بالعالم", font: .system(size: 18), frame: Rect(x: 160, y: 70, width: 150, height: 30))
-        let wrapped = Label(text: "A longer sentence that wraps onto several lines inside the label.",
-                            font: .system(size: 14), frame: Rect(x: 320, y: 10, width: 150, height: 90))
+        let wrapped = Label(
+            text: "A longer sentence that wraps onto several lines inside the label.",
+            font: .system(size: 14), frame: Rect(x: 320, y: 10, width: 150, height: 90))
         wrapped.numberOfLines = 0
         wrapped.textAlignment = .center
         wrapped.textColor = Color(rgb: 0x993333)
@@ -158,7 +160,7 @@ struct CompositorTests {
         let touch = r.bed.touchDown(at: Point(x: 150, y: 120))
         #expect(button.isHighlighted && target.log == ["down"])
         let pressed = rgb(r.render(), 105, 105)
-        #expect(pressed != before)   // visibly darker while pressed
+        #expect(pressed != before)  // visibly darker while pressed
         r.bed.touch(touch, .ended)
         #expect(taps == 1 && !button.isHighlighted)
         #expect(rgb(r.render(), 105, 105) == before)
@@ -261,8 +263,12 @@ struct CompositorTests {
         var frame = r.render()
         #expect(rgb(frame, 200, 100) == 0xFF0000 && rgb(frame, 20, 20) == 0xFFFFFF)
         // Only the old and new places were repainted.
-        #expect(r.output.presented.last!.damage == Region(rects: [PixelRect(x: 10, y: 10, width: 50, height: 50),
-                                                                  PixelRect(x: 175, y: 75, width: 50, height: 50)]))
+        #expect(
+            r.output.presented.last!.damage
+                == Region(rects: [
+                    PixelRect(x: 10, y: 10, width: 50, height: 50),
+                    PixelRect(x: 175, y: 75, width: 50, height: 50),
+                ]))
         box.alpha = 0.5
         frame = r.render()
         #expect(rgb(frame, 200, 100) == 0xFF7F7F || rgb(frame, 200, 100) == 0xFF8080)
@@ -292,17 +298,21 @@ struct CompositorTests {
         let box = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
         box.backgroundColor = .red
         main.addSubview(box)
-        r.render()   // buffer A, age 0: whole screen
-        r.render()   // nothing changed: no frame
+        r.render()  // buffer A, age 0: whole screen
+        r.render()  // nothing changed: no frame
         box.center = Point(x: 100, y: 100)
-        r.render()   // buffer B, age 0: whole screen
+        r.render()  // buffer B, age 0: whole screen
         box.center = Point(x: 200, y: 100)
-        let frame = r.render()   // buffer A, age 2: this frame's damage and the previous one's
+        let frame = r.render()  // buffer A, age 2: this frame's damage and the previous one's
         let ages = r.output.presented.map(\.age)
         #expect(ages == [0, 0, 2])
         let last = r.output.presented.last!.damage
-        #expect(last == Region(rects: [PixelRect(x: 0, y: 0, width: 10, height: 10), PixelRect(x: 95, y: 95, width: 10, height: 10),
-                                       PixelRect(x: 195, y: 95, width: 10, height: 10)]))
+        #expect(
+            last
+                == Region(rects: [
+                    PixelRect(x: 0, y: 0, width: 10, height: 10), PixelRect(x: 95, y: 95, width: 10, height: 10),
+                    PixelRect(x: 195, y: 95, width: 10, height: 10),
+                ]))
         // And the buffer really is up to date everywhere.
         #expect(rgb(frame, 5, 5) == 0xFFFFFF && rgb(frame, 100, 100) == 0xFFFFFF && rgb(frame, 200, 100) == 0xFF0000)
     }

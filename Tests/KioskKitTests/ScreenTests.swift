@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KioskKit
 
 @MainActor @Suite(.serialized)
@@ -47,8 +48,9 @@ struct ScreenTests {
             try screen.setCurrentMode(bogus)
         }
         let error = ScreenError.modeNotAvailable(screen: "HDMI-A-1", requested: bogus, available: [Modes.fullHD, Modes.hd])
-        #expect(error.description ==
-            "HDMI-A-1: mode 800x600@75.000 is not offered by this display; it offers: 1920x1080@60.000, 1280x720@60.000")
+        #expect(
+            error.description
+                == "HDMI-A-1: mode 800x600@75.000 is not offered by this display; it offers: 1920x1080@60.000, 1280x720@60.000")
         // The property form refuses too and keeps the mode.
         screen.currentMode = bogus
         #expect(screen.currentMode == Modes.fullHD)
@@ -76,8 +78,11 @@ struct ScreenTests {
         #expect(again.bounds.size == Size(width: 1280, height: 720))
         bed.backend.changeModes("HDMI-A-1", modes: [Modes.fullHD, Modes.hd], current: Modes.fullHD)
         bed.backend.changeModes("HDMI-A-1", modes: [Modes.fullHD, Modes.hd, Modes.wxga], current: Modes.fullHD)
-        #expect(bed.takeLog() == ["screen.connect HDMI-A-1", "screen.disconnect HDMI-A-1", "screen.connect HDMI-A-1",
-                                  "screen.mode HDMI-A-1"])
+        #expect(
+            bed.takeLog() == [
+                "screen.connect HDMI-A-1", "screen.disconnect HDMI-A-1", "screen.connect HDMI-A-1",
+                "screen.mode HDMI-A-1",
+            ])
         #expect(again.availableModes.count == 3)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import KioskKit
 
 /// A fresh application on a private notification center, with an in-memory display backend, recording
@@ -18,9 +19,13 @@ final class TestBed {
                 // The model posts synchronously on the main actor.
                 MainActor.assumeIsolated {
                     let label: String
-                    if let screen = object as? Screen { label = screen.name }
-                    else if let view = object as? View { label = view.displayName }
-                    else { label = "?" }
+                    if let screen = object as? Screen {
+                        label = screen.name
+                    } else if let view = object as? View {
+                        label = view.displayName
+                    } else {
+                        label = "?"
+                    }
                     self?.log.append("\(event) \(label)")
                 }
             }
@@ -39,8 +44,10 @@ final class TestBed {
 
     @discardableResult
     /// A visible window with `identifier`, made key and visible unless told otherwise.
-    func window(_ identifier: String, frame: Rect? = nil, level: Window.Level = .normal, on screen: Screen? = nil,
-                show: Bool = true) -> Window {
+    func window(
+        _ identifier: String, frame: Rect? = nil, level: Window.Level = .normal, on screen: Screen? = nil,
+        show: Bool = true
+    ) -> Window {
         let window = frame.map { Window(frame: $0) } ?? Window(screen: screen ?? Screen.main)
         if let screen { window.screen = screen }
         window.identifier = identifier
@@ -90,6 +97,12 @@ final class RecordingView: View {
 @MainActor
 final class RecordingWindow: Window {
     var calls: [String] = []
-    override func becomeKey() { calls.append("becomeKey"); super.becomeKey() }
-    override func resignKey() { calls.append("resignKey"); super.resignKey() }
+    override func becomeKey() {
+        calls.append("becomeKey")
+        super.becomeKey()
+    }
+    override func resignKey() {
+        calls.append("resignKey")
+        super.resignKey()
+    }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KioskKit
 
 @MainActor @Suite(.serialized)
@@ -98,7 +99,10 @@ struct ViewTests {
     @Test func viewControllerLoadsItsViewOnce() {
         final class Controller: ViewController {
             var loads = 0, didLoads = 0
-            override func loadView() { loads += 1; view = View(frame: Rect(x: 0, y: 0, width: 1, height: 1)) }
+            override func loadView() {
+                loads += 1
+                view = View(frame: Rect(x: 0, y: 0, width: 1, height: 1))
+            }
             override func viewDidLoad() { didLoads += 1 }
         }
         let controller = Controller()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KioskKit
 
 /// The semantics issue #2 lists, one test (or a few) each, on the in-memory backend.
@@ -120,8 +121,11 @@ struct WindowSemanticsTests {
         front.isHidden = true
         back.isHidden = true
         #expect(bed.app.keyWindow == nil)
-        #expect(bed.takeLog() == ["window.resign-key front", "window.key back", "window.hidden front",
-                                  "window.resign-key back", "window.hidden back"])
+        #expect(
+            bed.takeLog() == [
+                "window.resign-key front", "window.key back", "window.hidden front",
+                "window.resign-key back", "window.hidden back",
+            ])
     }
 
     @Test func visibleWindowsAreKeptAliveHiddenOnesAreNot() {
@@ -216,7 +220,7 @@ struct WindowSemanticsTests {
         let bed = TestBed()
         let window = bed.window("w")
         let scroller = View(frame: Rect(x: 100, y: 100, width: 200, height: 200))
-        scroller.bounds.origin = Point(x: 0, y: 300)   // scrolled down by 300 points
+        scroller.bounds.origin = Point(x: 0, y: 300)  // scrolled down by 300 points
         let item = RecordingView(frame: Rect(x: 10, y: 320, width: 50, height: 50))
         item.bounds.origin = Point(x: 5, y: 5)
         scroller.addSubview(item)

@@ -24,7 +24,8 @@ import Testing
     }
 
     /// Runs `program` to its end; `environment` replaces the test's own when given.
-    static func run(_ program: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil) throws -> Result {
+    static func run(_ program: URL, _ arguments: [String], environment: [String: String]? = nil, in directory: URL? = nil) throws -> Result
+    {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -38,8 +39,9 @@ import Testing
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     static func temporaryFolder() throws -> URL {
@@ -62,15 +64,17 @@ import Testing
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("trace.jsonl")
-        let result = try Self.kiosk(["run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "0.5",
-                                     "--headless-screen", "1280x800", "--headless-screen", "640x480@50", "--trace", trace.path])
+        let result = try Self.kiosk([
+            "run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "0.5",
+            "--headless-screen", "1280x800", "--headless-screen", "640x480@50", "--trace", trace.path,
+        ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let main = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-1.png").path)
         #expect(main.width == 1280 && main.height == 800)
         // The status bar (dark) is at the top, the main window's light background below, the white alert in the middle.
-        #expect(main.pixel(x: 5, y: 5) & 0xFF < 0x40)                   // the dark status bar on top
-        #expect(main.pixel(x: 5, y: 300) & 0xFFFFFF == 0xF2F2F7)        // the main window's background
-        #expect(main.pixel(x: 640, y: 480) & 0xFFFFFF == 0xFFFFFF)      // the white alert in front
+        #expect(main.pixel(x: 5, y: 5) & 0xFF < 0x40)  // the dark status bar on top
+        #expect(main.pixel(x: 5, y: 300) & 0xFFFFFF == 0xF2F2F7)  // the main window's background
+        #expect(main.pixel(x: 640, y: 480) & 0xFFFFFF == 0xFFFFFF)  // the white alert in front
         let second = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-2.png").path)
         #expect(second.width == 640 && second.height == 480 && second.pixel(x: 5, y: 5) & 0xFFFFFF == 0xFFFFFF)
         let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
@@ -181,13 +185,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let result = try CommandLineTests.kiosk(["check-config", "--config", file.path])
         #expect(result.status == 1)
-        #expect(result.stdout == """
-            \(file.path):2:10: cursor: "sometimes" is not valid; valid: auto, hidden, always
-            \(file.path):5:8: screens.HDMI-A-1.mode: "1920x1080@6O" is not a mode; valid: preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94)
-            \(file.path):6:1: screens.HDMI-A-1: unknown key "rotaton"; did you mean "rotation"?
-            \(file.path): 3 problems
+        #expect(
+            result.stdout == """
+                \(file.path):2:10: cursor: "sometimes" is not valid; valid: auto, hidden, always
+                \(file.path):5:8: screens.HDMI-A-1.mode: "1920x1080@6O" is not a mode; valid: preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94)
+                \(file.path):6:1: screens.HDMI-A-1: unknown key "rotaton"; did you mean "rotation"?
+                \(file.path): 3 problems
 
-            """)
+                """)
     }
 
     @Test func theExampleConfigIsValid() throws {
@@ -201,8 +206,10 @@ import Testing
         let file = try Self.write(Self.bad)
         let folder = file.deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CommandLineTests.kiosk(["run", "--config", file.path, "--backend", "headless", "--snapshot-dir",
-                                                 folder.appendingPathComponent("shots").path, "--exit-after", "0.2"])
+        let result = try CommandLineTests.kiosk([
+            "run", "--config", file.path, "--backend", "headless", "--snapshot-dir",
+            folder.appendingPathComponent("shots").path, "--exit-after", "0.2",
+        ])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(file.path):5:8: screens.HDMI-A-1.mode: \"1920x1080@6O\" is not a mode"))
         #expect(result.stderr.contains("\(file.path):6:1: screens.HDMI-A-1: unknown key \"rotaton\"; did you mean \"rotation\"?"))
@@ -214,8 +221,10 @@ import Testing
         let file = try Self.write("backend = \"headless\"\nlog-level = \"warning\"\n")
         let folder = file.deletingLastPathComponent()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CommandLineTests.kiosk(["run", "--config", file.path, "--snapshot-dir", folder.appendingPathComponent("shots").path,
-                                                 "--exit-after", "0.3"])
+        let result = try CommandLineTests.kiosk([
+            "run", "--config", file.path, "--snapshot-dir", folder.appendingPathComponent("shots").path,
+            "--exit-after", "0.3",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         // The file chose the headless backend (a snapshot exists) and quieted the log below warnings.
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("shots/HEADLESS-1.png").path))

@@ -1,8 +1,9 @@
 import Foundation
 import Graphics
 import KioskConfig
-@testable import KioskRuntime
 import Testing
+
+@testable import KioskRuntime
 
 /// The one configuration model as the built programs use it: headless screens follow the per-screen
 /// settings, an app of your own reads the same file and flags as `kiosk run`, a reload keeps the command line.
@@ -19,21 +20,24 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("kiosk.toml")
         try """
-            primary = "HDMI-A-2"
-            [screens.HEADLESS-1]
-            mode = "800x600"
-            rotation = "180"
-            [screens.DP-1]
-            mode = "off"
-            """.write(to: config, atomically: true, encoding: .utf8)
+        primary = "HDMI-A-2"
+        [screens.HEADLESS-1]
+        mode = "800x600"
+        rotation = "180"
+        [screens.DP-1]
+        mode = "off"
+        """.write(to: config, atomically: true, encoding: .utf8)
         let trace = folder.appendingPathComponent("trace.jsonl")
-        let result = try CommandLineTests.kiosk(["run", "--config", config.path, "--backend", "headless", "--snapshot-dir", folder.path,
-                                                 "--headless-screen", "640x480", "--headless-screen", "HDMI-A-2=1024x768",
-                                                 "--headless-screen", "DP-1=640x480", "--rotate", "HEADLESS-1=90",
-                                                 "--exit-after", "0.5", "--trace", trace.path])
+        let result = try CommandLineTests.kiosk([
+            "run", "--config", config.path, "--backend", "headless", "--snapshot-dir", folder.path,
+            "--headless-screen", "640x480", "--headless-screen", "HDMI-A-2=1024x768",
+            "--headless-screen", "DP-1=640x480", "--rotate", "HEADLESS-1=90",
+            "--exit-after", "0.5", "--trace", trace.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let connects = Self.trace(trace).filter { $0["event"] as? String == "screen.connect" }
-        #expect(connects.map { "\($0["screen"]!) \($0["width"]!)x\($0["height"]!) \($0["rotation"]!)" }
+        #expect(
+            connects.map { "\($0["screen"]!) \($0["width"]!)x\($0["height"]!) \($0["rotation"]!)" }
                 == ["HEADLESS-1 600x800 90", "HDMI-A-2 1024x768 normal"], "the command line's rotation wins over the file's")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("DP-1.png").path), "DP-1 is off")
         let first = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-1.png").path)
@@ -52,8 +56,9 @@ import Testing
         try "headless-screens = [\"800x600\"]\nsnapshot-dir = \"\(folder.appendingPathComponent("shots").path)\"\n"
             .write(to: config, atomically: true, encoding: .utf8)
         let hello = CommandLineTests.binary.deletingLastPathComponent().appendingPathComponent("hello-kiosk")
-        let result = try CommandLineTests.run(hello, ["--backend", "headless", "--exit-after", "0.5"],
-                                              environment: ["KIOSK_CONFIG": config.path])
+        let result = try CommandLineTests.run(
+            hello, ["--backend", "headless", "--exit-after", "0.5"],
+            environment: ["KIOSK_CONFIG": config.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("configuration \(config.path) (named by KIOSK_CONFIG)"))
         let snapshot = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("shots/HEADLESS-1.png").path)
@@ -61,7 +66,8 @@ import Testing
         let help = try CommandLineTests.run(hello, ["--help"])
         #expect(help.status == 0 && help.stdout.contains("--mode SCREEN=MODE") && help.stdout.contains("[key cursor, KIOSK_CURSOR]"))
         let bad = try CommandLineTests.run(hello, ["--cursor", "sometimes"])
-        #expect(bad.status == 2 && bad.stderr == "command line --cursor sometimes: \"sometimes\" is not valid; valid: auto, hidden, always\n")
+        #expect(
+            bad.status == 2 && bad.stderr == "command line --cursor sometimes: \"sometimes\" is not valid; valid: auto, hidden, always\n")
     }
 
     /// SIGHUP reads the file again, and what the command line said still wins; the log and the trace say
@@ -74,8 +80,10 @@ import Testing
         let trace = folder.appendingPathComponent("trace.jsonl")
         let process = Process()
         process.executableURL = CommandLineTests.binary
-        process.arguments = ["run", "--config", config.path, "--backend", "headless", "--snapshot-dir", folder.path,
-                             "--rotate", "HEADLESS-1=90", "--cursor", "hidden", "--trace", trace.path, "--exit-after", "20"]
+        process.arguments = [
+            "run", "--config", config.path, "--backend", "headless", "--snapshot-dir", folder.path,
+            "--rotate", "HEADLESS-1=90", "--cursor", "hidden", "--trace", trace.path, "--exit-after", "20",
+        ]
         let errors = Pipe()
         process.standardError = errors
         try process.run()
@@ -86,7 +94,8 @@ import Testing
             #expect(predicate(), "timed out waiting for \(what)")
         }
         wait(for: "the first frame") { Self.trace(trace).contains { $0["event"] as? String == "frame" } }
-        try "cursor = \"always\"\n[screens.HEADLESS-1]\nmode = \"800x600\"\nrotation = \"180\"\n".write(to: config, atomically: true, encoding: .utf8)
+        try "cursor = \"always\"\n[screens.HEADLESS-1]\nmode = \"800x600\"\nrotation = \"180\"\n".write(
+            to: config, atomically: true, encoding: .utf8)
         kill(process.processIdentifier, SIGHUP)
         wait(for: "the reload") { Self.trace(trace).contains { $0["event"] as? String == "config.reload" } }
         let events = Self.trace(trace)
@@ -107,7 +116,10 @@ import Testing
         new.cursor = .hidden
         new.seat = "seat1"
         new.appSettings = ["title": .string("Hello")]
-        #expect(KioskRuntime.changes(from: old, to: new).map { "\($0.key) \($0.reload)" } == ["seat restart", "cursor live", "app-settings restart"])
+        #expect(
+            KioskRuntime.changes(from: old, to: new).map { "\($0.key) \($0.reload)" } == [
+                "seat restart", "cursor live", "app-settings restart",
+            ])
         old.touch = [TouchConfiguration(match: .name("A*"), screen: "DSI-1")]
         new = old
         new.touch[0].calibration = [1, 0, 0, 0, 1, 0]
@@ -116,10 +128,13 @@ import Testing
 
     /// Every key of the file is documented in the example file, and every flag in `kiosk run --help`.
     @Test func everySettingIsDocumented() throws {
-        let example = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Kiosk/kiosk.toml"), encoding: .utf8)
+        let example = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Kiosk/kiosk.toml"), encoding: .utf8)
         for setting in KioskConfiguration.settings where setting.isTopLevelKey {
-            #expect(example.contains("\n\(setting.key) = ") || example.contains("\n# \(setting.key) = "), "\(setting.key) is not in Kiosk/kiosk.toml")
+            #expect(
+                example.contains("\n\(setting.key) = ") || example.contains("\n# \(setting.key) = "),
+                "\(setting.key) is not in Kiosk/kiosk.toml")
         }
         let help = try CommandLineTests.kiosk(["run", "--help"]).stdout
         for flag in KioskConfiguration.settings.compactMap(\.flag) {

@@ -1,16 +1,20 @@
 import CLibInput
 import Glibc
 import Testing
+
 @testable import LibInput
 
 @Suite struct LibInputErrorTests {
     @Test func descriptionNamesTheCallWhatItWasAboutAndTheErrno() {
-        #expect(LibInputError.failed("libinput_path_add_device", errno: ENOENT, detail: "/dev/input/event9").description
-            == "libinput_path_add_device(\"/dev/input/event9\"): No such file or directory (errno 2)")
-        #expect(LibInputError.failed("libinput_dispatch", errno: EBADF).description
-            == "libinput_dispatch: Bad file descriptor (errno 9)")
-        #expect(LibInputError.failed("libinput_resume", errno: 0, detail: "seat0").description
-            == "libinput_resume(\"seat0\"): failed without setting errno")
+        #expect(
+            LibInputError.failed("libinput_path_add_device", errno: ENOENT, detail: "/dev/input/event9").description
+                == "libinput_path_add_device(\"/dev/input/event9\"): No such file or directory (errno 2)")
+        #expect(
+            LibInputError.failed("libinput_dispatch", errno: EBADF).description
+                == "libinput_dispatch: Bad file descriptor (errno 9)")
+        #expect(
+            LibInputError.failed("libinput_resume", errno: 0, detail: "seat0").description
+                == "libinput_resume(\"seat0\"): failed without setting errno")
     }
 
     @Test func negativeErrnoReturnsBecomeErrors() throws {
@@ -38,11 +42,13 @@ import Testing
     @Test func configStatusesMapToErrnos() throws {
         try configCheck(LIBINPUT_CONFIG_STATUS_SUCCESS, "libinput_device_config_calibration_set_matrix", device: "event4 (panel)")
         let unsupported = #expect(throws: LibInputError.self) {
-            try configCheck(LIBINPUT_CONFIG_STATUS_UNSUPPORTED, "libinput_device_config_calibration_set_matrix",
-                            device: "event4 (panel)")
+            try configCheck(
+                LIBINPUT_CONFIG_STATUS_UNSUPPORTED, "libinput_device_config_calibration_set_matrix",
+                device: "event4 (panel)")
         }
-        #expect(unsupported?.description
-            == "libinput_device_config_calibration_set_matrix(\"event4 (panel)\"): Operation not supported (errno 95)")
+        #expect(
+            unsupported?.description
+                == "libinput_device_config_calibration_set_matrix(\"event4 (panel)\"): Operation not supported (errno 95)")
         let invalid = #expect(throws: LibInputError.self) {
             try configCheck(LIBINPUT_CONFIG_STATUS_INVALID, "libinput_device_config_calibration_set_matrix", device: "event4")
         }

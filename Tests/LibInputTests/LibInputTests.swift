@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import LibInput
 
 /// Contexts without input devices: what every machine can run, including these containers (no
@@ -14,9 +15,16 @@ import Testing
     }
 
     func context(seat: String, _ calls: Calls) throws -> LibInput {
-        try LibInput(seat: seat,
-                     openDevice: { path, flags in calls.opened.append(path); return LibInput.openDirectly(path: path, flags: flags) },
-                     closeDevice: { fd in calls.closed.append(fd); LibInput.closeDirectly(fd) })
+        try LibInput(
+            seat: seat,
+            openDevice: { path, flags in
+                calls.opened.append(path)
+                return LibInput.openDirectly(path: path, flags: flags)
+            },
+            closeDevice: { fd in
+                calls.closed.append(fd)
+                LibInput.closeDirectly(fd)
+            })
     }
 
     /// What `fd` refers to, e.g. `anon_inode:[eventpoll]`.
@@ -42,7 +50,10 @@ import Testing
         #expect(input.seat == "seat0")
         try input.dispatch()
         for event in input.events() {
-            guard case .deviceAdded = event else { Issue.record("unexpected \(event)"); continue }
+            guard case .deviceAdded = event else {
+                Issue.record("unexpected \(event)")
+                continue
+            }
         }
     }
 
@@ -68,7 +79,7 @@ import Testing
         let input = try context(seat: "kiosk-no-such-seat", calls)
         input.suspend()
         try input.resume()
-        try input.resume()   // not suspended: nothing happens
+        try input.resume()  // not suspended: nothing happens
         try input.dispatch()
         #expect(input.events().isEmpty)
         #expect(calls.opened.isEmpty && calls.closed.isEmpty)
@@ -87,13 +98,14 @@ import Testing
 
     @Test func addingAMissingPathThrowsNamingThePath() throws {
         let input = try LibInput.path()
-        input.setLogHandler(priority: .error) { _, _ in }   // keep libinput's "client bug" line off stderr
+        input.setLogHandler(priority: .error) { _, _ in }  // keep libinput's "client bug" line off stderr
         let error = #expect(throws: LibInputError.self) { try input.addDevice(path: "/dev/input/kiosk-no-such-event") }
         #expect(error?.operation == "libinput_path_add_device")
         #expect(error?.errno == ENOENT)
         #expect(error?.detail == "/dev/input/kiosk-no-such-event")
-        #expect(error?.description
-            == "libinput_path_add_device(\"/dev/input/kiosk-no-such-event\"): No such file or directory (errno 2)")
+        #expect(
+            error?.description
+                == "libinput_path_add_device(\"/dev/input/kiosk-no-such-event\"): No such file or directory (errno 2)")
         #expect(input.events().isEmpty)
     }
 
@@ -113,8 +125,9 @@ import Testing
         input.setLogHandler(priority: .info) { lines.append(($0, $1)) }
         _ = try? input.addDevice(path: "/dev/input/kiosk-no-such-event")
         // libinput 1.22 calls a missing path a client bug, at error priority, ending in a newline (removed).
-        #expect(lines.contains { $0.0 == .error && $0.1 == "client bug: Invalid path /dev/input/kiosk-no-such-event" },
-                "\(lines)")
+        #expect(
+            lines.contains { $0.0 == .error && $0.1 == "client bug: Invalid path /dev/input/kiosk-no-such-event" },
+            "\(lines)")
     }
 
     // MARK: direct opening

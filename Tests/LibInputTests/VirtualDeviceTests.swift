@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import LibInput
 
 /// End to end through the kernel: uinput devices made by the test, read by libinput from their evdev
@@ -11,8 +12,9 @@ import Testing
 struct VirtualDeviceTests {
     /// 256 × 160 mm at 16 units/mm: maxima 4095 × 2559, so unit u is u/4096 (u/2560) of the axis and
     /// u/16 mm in libinput.
-    static let touchscreen = VirtualInputDevice.Kind.touchscreen(widthMillimeters: 256, heightMillimeters: 160,
-                                                                 unitsPerMillimeter: 16, slots: 10)
+    static let touchscreen = VirtualInputDevice.Kind.touchscreen(
+        widthMillimeters: 256, heightMillimeters: 160,
+        unitsPerMillimeter: 16, slots: 10)
 
     final class Calls {
         var opened: [String: Int32] = [:]
@@ -26,7 +28,10 @@ struct VirtualDeviceTests {
                 calls.opened[path] = fd
                 return fd
             },
-            closeDevice: { fd in calls.closed.append(fd); LibInput.closeDirectly(fd) })
+            closeDevice: { fd in
+                calls.closed.append(fd)
+                LibInput.closeDirectly(fd)
+            })
         input.setLogHandler(priority: .error) { priority, line in print("libinput: \(line)") }
         return input
     }
@@ -38,7 +43,10 @@ struct VirtualDeviceTests {
                 calls.opened[path] = fd
                 return fd
             },
-            closeDevice: { fd in calls.closed.append(fd); LibInput.closeDirectly(fd) })
+            closeDevice: { fd in
+                calls.closed.append(fd)
+                LibInput.closeDirectly(fd)
+            })
     }
 
     /// A name no other device has, so a seat0 context can pick ours out.
@@ -61,8 +69,10 @@ struct VirtualDeviceTests {
         /// after `timeout`. The QEMU guest runs under TCG, where an evdev frame takes tens of milliseconds
         /// to arrive.
         @MainActor
-        func events(of name: String, timeout: Duration = .seconds(30),
-                    until done: ([InputEvent]) -> Bool) throws -> [InputEvent] {
+        func events(
+            of name: String, timeout: Duration = .seconds(30),
+            until done: ([InputEvent]) -> Bool
+        ) throws -> [InputEvent] {
             var collected: [InputEvent] = []
             let deadline = ContinuousClock.now + timeout
             while true {
@@ -138,8 +148,9 @@ struct VirtualDeviceTests {
         #expect(!keyboard.hasCalibrationMatrix)
         let error = #expect(throws: LibInputError.self) { try keyboard.setCalibrationMatrix([0, -1, 1, 1, 0, 0]) }
         #expect(error?.errno == EOPNOTSUPP)
-        #expect(error?.description == "libinput_device_config_calibration_set_matrix(\"\(keyboard.sysname) (\(keyboardName))\"): "
-            + "Operation not supported (errno 95)")
+        #expect(
+            error?.description == "libinput_device_config_calibration_set_matrix(\"\(keyboard.sysname) (\(keyboardName))\"): "
+                + "Operation not supported (errno 95)")
         withExtendedLifetime((keyboardDevice, mouseDevice)) {}
     }
 
@@ -164,12 +175,13 @@ struct VirtualDeviceTests {
 
         clock_gettime(CLOCK_MONOTONIC, &now)
         let after = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
-        #expect(kinds(events) == ["TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_MOTION", "TOUCH_FRAME", "TOUCH_UP", "TOUCH_FRAME"],
-                "\(events)")
+        #expect(
+            kinds(events) == ["TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_MOTION", "TOUCH_FRAME", "TOUCH_UP", "TOUCH_FRAME"],
+            "\(events)")
         guard events.count == 6,
-              case let .touchDown(downDevice, slot, seatSlot, x, y, xmm, ymm, downTime) = events[0],
-              case let .touchMotion(_, motionSlot, _, mx, my, mxmm, mymm, motionTime) = events[2],
-              case let .touchUp(_, upSlot, upSeatSlot, upTime) = events[4]
+            case let .touchDown(downDevice, slot, seatSlot, x, y, xmm, ymm, downTime) = events[0],
+            case let .touchMotion(_, motionSlot, _, mx, my, mxmm, mymm, motionTime) = events[2],
+            case let .touchUp(_, upSlot, upSeatSlot, upTime) = events[4]
         else { return }
         #expect(downDevice == device, "one InputDevice value per device")
         #expect(slot == 0 && seatSlot == 0 && motionSlot == 0 && upSlot == 0 && upSeatSlot == 0)
@@ -178,8 +190,9 @@ struct VirtualDeviceTests {
         #expect((mx, my) == (0.5, 0.25))
         #expect((mxmm, mymm) == (128, 40))
         // Kernel timestamps on CLOCK_MONOTONIC, in microseconds, in order.
-        #expect(before <= downTime && downTime <= motionTime && motionTime <= upTime && upTime <= after,
-                "\(before) \(downTime) \(motionTime) \(upTime) \(after)")
+        #expect(
+            before <= downTime && downTime <= motionTime && motionTime <= upTime && upTime <= after,
+            "\(before) \(downTime) \(motionTime) \(upTime) \(after)")
     }
 
     @Test func twoFingersHaveTwoSlotsAndOneFramePerEvdevFrame() throws {
@@ -194,8 +207,9 @@ struct VirtualDeviceTests {
         try uinput.up(slot: 1)
         try uinput.frame()
         let events = try input.events(of: name) { $0.count >= 6 }
-        #expect(kinds(events) == ["TOUCH_DOWN", "TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_UP", "TOUCH_UP", "TOUCH_FRAME"],
-                "\(events)")
+        #expect(
+            kinds(events) == ["TOUCH_DOWN", "TOUCH_DOWN", "TOUCH_FRAME", "TOUCH_UP", "TOUCH_UP", "TOUCH_FRAME"],
+            "\(events)")
         let downs = events.compactMap { event -> (Int32, Int32)? in
             if case let .touchDown(_, slot, seatSlot, _, _, _, _, _) = event { return (slot, seatSlot) }
             return nil
@@ -263,7 +277,8 @@ struct VirtualDeviceTests {
         try keyboard.frame()
         let keys = try input.events(of: keyboardName) { $0.count >= 2 }
         guard keys.count == 2, case let .keyboardKey(_, key, pressed, _) = keys[0],
-              case let .keyboardKey(_, releasedKey, stillPressed, _) = keys[1] else {
+            case let .keyboardKey(_, releasedKey, stillPressed, _) = keys[1]
+        else {
             Issue.record("\(keys)")
             return
         }
@@ -279,7 +294,8 @@ struct VirtualDeviceTests {
         let pointer = try input.events(of: mouseName) { $0.count >= 3 }
         #expect(kinds(pointer) == ["POINTER_MOTION", "POINTER_BUTTON", "POINTER_BUTTON"], "\(pointer)")
         if pointer.count == 3, case let .pointerMotion(_, dx, dy, _) = pointer[0],
-           case let .pointerButton(_, button, pressed, _) = pointer[1] {
+            case let .pointerButton(_, button, pressed, _) = pointer[1]
+        {
             #expect(dx > 0 && dy == 0, "accelerated, but to the right: \(dx)/\(dy)")
             #expect(button == 0x110 && pressed)
         }

@@ -32,9 +32,9 @@ final class VirtualInputDevice {
     private(set) var maximum: (x: Int32, y: Int32) = (0, 0)
     private var currentSlot: Int32 = -1
     private var nextTrackingID: Int32 = 1
-    private var contacts: [Int32: Int32] = [:]   // slot -> tracking id
+    private var contacts: [Int32: Int32] = [:]  // slot -> tracking id
 
-    static let vendor: UInt16 = 0x1d6b        // Linux Foundation, as virtual devices often use
+    static let vendor: UInt16 = 0x1d6b  // Linux Foundation, as virtual devices often use
     static let product: UInt16 = 0x4b10
 
     init(name: String, kind: Kind) throws {
@@ -74,7 +74,7 @@ final class VirtualInputDevice {
             setup[offset] = UInt8(value & 0xff)
             setup[offset + 1] = UInt8(value >> 8)
         }
-        put16(0x06, at: 0)   // BUS_VIRTUAL
+        put16(0x06, at: 0)  // BUS_VIRTUAL
         put16(Self.vendor, at: 2)
         put16(Self.product, at: 4)
         put16(1, at: 6)
@@ -197,7 +197,7 @@ final class VirtualInputDevice {
     /// maximum, fuzz, flat, resolution; } }: 28 bytes.
     private func absSetup(_ code: UInt16, maximum: Int32, resolution: Int32) throws {
         var setup = [Int32](repeating: 0, count: 7)
-        setup[0] = Int32(code)            // little-endian: the u16 code in the first two bytes
+        setup[0] = Int32(code)  // little-endian: the u16 code in the first two bytes
         setup[3] = maximum
         setup[6] = resolution
         let fd = self.fd
@@ -215,13 +215,13 @@ final class VirtualInputDevice {
 private enum UInput {
     static let devCreate: UInt = 0x5501
     static let devDestroy: UInt = 0x5502
-    static let devSetup: UInt = 0x405c_5503        // _IOW('U', 3, struct uinput_setup), 92 bytes
-    static let absSetup: UInt = 0x401c_5504        // _IOW('U', 4, struct uinput_abs_setup), 28 bytes
-    static let setEventBit: UInt = 0x4004_5564     // _IOW('U', 100, int)
+    static let devSetup: UInt = 0x405c_5503  // _IOW('U', 3, struct uinput_setup), 92 bytes
+    static let absSetup: UInt = 0x401c_5504  // _IOW('U', 4, struct uinput_abs_setup), 28 bytes
+    static let setEventBit: UInt = 0x4004_5564  // _IOW('U', 100, int)
     static let setKeyBit: UInt = 0x4004_5565
     static let setRelBit: UInt = 0x4004_5566
     static let setPropertyBit: UInt = 0x4004_556e
-    static let getSysname64: UInt = 0x8040_552c    // _IOC(_IOC_READ, 'U', 44, 64)
+    static let getSysname64: UInt = 0x8040_552c  // _IOC(_IOC_READ, 'U', 44, 64)
 }
 
 /// linux/input-event-codes.h.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+
 @testable import Seat
 
 /// libseat reads `LIBSEAT_BACKEND` (and `SEATD_SOCK`) from the process environment, which every test in
@@ -135,8 +136,9 @@ struct SeatTests {
         #expect(error?.operation == "libseat_open_device")
         #expect(error?.errno == ENOENT)
         #expect(error?.path == "/dev/kiosk-no-such-device")
-        #expect(error?.description
-            == "libseat_open_device(\"/dev/kiosk-no-such-device\"): No such file or directory (errno 2)")
+        #expect(
+            error?.description
+                == "libseat_open_device(\"/dev/kiosk-no-such-device\"): No such file or directory (errno 2)")
     }
 
     /// noop cannot switch sessions and says so without setting errno (libseat 0.7.0).
@@ -168,8 +170,9 @@ struct SeatTests {
         #expect(error?.errno == ENOENT)
         #expect(error?.backend == "seatd")
         #expect(error?.path == nil)
-        #expect(error?.description
-            == "libseat_open_seat(LIBSEAT_BACKEND=seatd): No such file or directory (errno 2)")
+        #expect(
+            error?.description
+                == "libseat_open_seat(LIBSEAT_BACKEND=seatd): No such file or directory (errno 2)")
     }
 
     @Test func unknownBackendNameThrowsEINVAL() throws {
@@ -197,7 +200,8 @@ struct SeatTests {
         }
         let logged = lines.withLock { $0 }
         #expect(logged.contains { $0.hasSuffix("Seat opened with backend 'noop'") }, "\(logged)")
-        #expect(logged.contains { $0.contains("Backend 'seatd' failed to open seat: No such file or directory") },
-                "\(logged)")
+        #expect(
+            logged.contains { $0.contains("Backend 'seatd' failed to open seat: No such file or directory") },
+            "\(logged)")
     }
 }

@@ -28,8 +28,10 @@ enum Deployment {
 
     /// Runs `executable` with `arguments` and waits for it. `environment` entries are added to ours; a
     /// nil value removes the variable (PREFIX, DESTDIR from the caller's shell must not leak in).
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
-                    in directory: URL? = nil) throws -> Output {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String?] = [:],
+        in directory: URL? = nil
+    ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -44,15 +46,19 @@ enum Deployment {
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        defer { try? out.close(); try? err.close() }
+        defer {
+            try? out.close()
+            try? err.close()
+        }
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus,
-                      stdout: try String(contentsOf: outURL, encoding: .utf8),
-                      stderr: try String(contentsOf: errURL, encoding: .utf8))
+        return Output(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stderr: try String(contentsOf: errURL, encoding: .utf8))
     }
 
     /// A fresh temporary folder, removed by the caller (`defer { remove(folder) }`).

@@ -25,12 +25,16 @@ import Testing
         return build
     }
 
-    private func install(_ arguments: [String], stage: URL, prefix: String? = nil,
-                         sysconfdir: String? = nil) throws -> Deployment.Output {
-        try Deployment.run(script, arguments, environment: [
-            "DESTDIR": stage.path, "PREFIX": prefix, "SYSCONFDIR": sysconfdir, "KIOSK_USER": nil,
-            "SWIFT_BUILD_FLAGS": nil,
-        ], in: Deployment.root)
+    private func install(
+        _ arguments: [String], stage: URL, prefix: String? = nil,
+        sysconfdir: String? = nil
+    ) throws -> Deployment.Output {
+        try Deployment.run(
+            script, arguments,
+            environment: [
+                "DESTDIR": stage.path, "PREFIX": prefix, "SYSCONFDIR": sysconfdir, "KIOSK_USER": nil,
+                "SWIFT_BUILD_FLAGS": nil,
+            ], in: Deployment.root)
     }
 
     private func read(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
@@ -47,17 +51,26 @@ import Testing
         let binary = stage.appendingPathComponent("usr/local/bin/kiosk")
         #expect(files.isExecutableFile(atPath: binary.path))
         // The bundle sits next to the binary, where Bundle.module looks; test bundles stay behind.
-        #expect(files.fileExists(atPath: stage.appendingPathComponent(
-            "usr/local/bin/kiosk_KioskRuntime.resources/logo.png").path))
-        #expect(!files.fileExists(atPath: stage.appendingPathComponent(
-            "usr/local/bin/kiosk_GraphicsTests.resources").path))
+        #expect(
+            files.fileExists(
+                atPath: stage.appendingPathComponent(
+                    "usr/local/bin/kiosk_KioskRuntime.resources/logo.png"
+                ).path))
+        #expect(
+            !files.fileExists(
+                atPath: stage.appendingPathComponent(
+                    "usr/local/bin/kiosk_GraphicsTests.resources"
+                ).path))
 
         let unit = stage.appendingPathComponent("etc/systemd/system/kiosk.service")
         #expect(try read(unit) == read(Deployment.root.appendingPathComponent("Kiosk/kiosk.service")))
         let rules = stage.appendingPathComponent("etc/udev/rules.d")
         #expect(try files.contentsOfDirectory(atPath: rules.path) == ["70-kiosk.rules"])
-        #expect(files.fileExists(atPath: stage.appendingPathComponent(
-            "usr/local/share/kiosk/99-kiosk-touchscreen.rules.example").path))
+        #expect(
+            files.fileExists(
+                atPath: stage.appendingPathComponent(
+                    "usr/local/share/kiosk/99-kiosk-touchscreen.rules.example"
+                ).path))
 
         // The system steps are listed for the target machine, not run here.
         #expect(result.stdout.contains("still to do as root"))
@@ -98,8 +111,9 @@ import Testing
         let build = try fakeBuild(in: folder)
         let stage = folder.appendingPathComponent("stage")
 
-        let result = try install(["--no-build", "--build-dir", build.path], stage: stage,
-                                 prefix: "/opt/kiosk", sysconfdir: "/etc/opt")
+        let result = try install(
+            ["--no-build", "--build-dir", build.path], stage: stage,
+            prefix: "/opt/kiosk", sysconfdir: "/etc/opt")
         #expect(result.status == 0, "\(result.all)")
         #expect(files.isExecutableFile(atPath: stage.appendingPathComponent("opt/kiosk/bin/kiosk").path))
         let unit = try read(stage.appendingPathComponent("etc/opt/systemd/system/kiosk.service"))

@@ -12,7 +12,10 @@ import Testing
         for line in try String(contentsOf: unit, encoding: .utf8).split(separator: "\n") {
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty || text.hasPrefix("#") { continue }
-            if text.hasPrefix("[") { section = text; continue }
+            if text.hasPrefix("[") {
+                section = text
+                continue
+            }
             result.append("\(section) \(text)")
         }
         return result
@@ -48,11 +51,14 @@ import Testing
     /// `make install`, not here: the copy under test runs a stub instead, and only that path differs
     /// (the QEMU system test `install` verifies the installed unit against the real binary).
     /// It exits 0 even for unknown keys, which it only reports: any output is a failure.
-    @Test(.enabled(if: Deployment.tool("systemd-analyze") != nil || Deployment.isCI,
-                   "systemd-analyze not found (apt-get install systemd)"))
+    @Test(
+        .enabled(
+            if: Deployment.tool("systemd-analyze") != nil || Deployment.isCI,
+            "systemd-analyze not found (apt-get install systemd)"))
     func systemdAnalyzeVerifyPasses() throws {
-        let analyze = try #require(Deployment.tool("systemd-analyze"),
-                                   "CI=true but systemd-analyze is missing: the setup must install systemd")
+        let analyze = try #require(
+            Deployment.tool("systemd-analyze"),
+            "CI=true but systemd-analyze is missing: the setup must install systemd")
         let folder = try Deployment.temporaryFolder()
         defer { Deployment.remove(folder) }
 
@@ -60,8 +66,9 @@ import Testing
         try "#!/bin/sh\n".write(to: stub, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
         let original = try String(contentsOf: unit, encoding: .utf8)
-        let copy = original.replacingOccurrences(of: "\nExecStart=/usr/local/bin/kiosk ",
-                                                 with: "\nExecStart=\(stub.path) ")
+        let copy = original.replacingOccurrences(
+            of: "\nExecStart=/usr/local/bin/kiosk ",
+            with: "\nExecStart=\(stub.path) ")
         #expect(copy != original, "ExecStart=/usr/local/bin/kiosk not found in the unit")
         let copied = folder.appendingPathComponent("kiosk.service")
         try copy.write(to: copied, atomically: true, encoding: .utf8)

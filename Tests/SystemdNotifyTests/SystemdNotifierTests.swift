@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import SystemdNotify
 
 @Suite struct SystemdNotifierTests {
@@ -69,16 +70,18 @@ import Testing
             try SystemdNotifier(socket: "/nonexistent/kiosk/notify").ready()
         }
         #expect(error?.errno == ENOENT)
-        #expect(error?.description
-            == "sd_notify to \"/nonexistent/kiosk/notify\": sendto: No such file or directory (errno 2)")
+        #expect(
+            error?.description
+                == "sd_notify to \"/nonexistent/kiosk/notify\": sendto: No such file or directory (errno 2)")
     }
 
     /// systemd 254 can pass `vsock:CID:PORT`; the notifier still exists so the failure gets logged.
     @Test func unsupportedAddressesAreReportedWhenSending() throws {
         let notifier = try #require(SystemdNotifier.fromEnvironment(["NOTIFY_SOCKET": "vsock:2:1234"]))
         let error = #expect(throws: SystemdNotifyError.self) { try notifier.watchdog() }
-        #expect(error?.description
-            == "sd_notify to \"vsock:2:1234\": unsupported address (only an absolute path or @name)")
+        #expect(
+            error?.description
+                == "sd_notify to \"vsock:2:1234\": unsupported address (only an absolute path or @name)")
     }
 
     @Test(arguments: ["/" + String(repeating: "x", count: 107), "@", "/"])

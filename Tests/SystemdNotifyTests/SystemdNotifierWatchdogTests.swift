@@ -1,12 +1,14 @@
 import Glibc
 import Testing
+
 @testable import SystemdNotify
 
 /// `WATCHDOG_USEC` / `WATCHDOG_PID` read as `sd_watchdog_enabled(3)` does.
 @Suite struct SystemdNotifierWatchdogTests {
     private func makeNotifier(_ environment: [String: String], processID: Int32 = 4242) -> SystemdNotifier? {
-        SystemdNotifier.fromEnvironment(environment.merging(["NOTIFY_SOCKET": "/run/systemd/notify"]) { a, _ in a },
-                                        processID: processID)
+        SystemdNotifier.fromEnvironment(
+            environment.merging(["NOTIFY_SOCKET": "/run/systemd/notify"]) { a, _ in a },
+            processID: processID)
     }
 
     @Test func intervalWithoutPidIsOurs() throws {
@@ -16,8 +18,9 @@ import Testing
     }
 
     @Test func intervalForOurPid() {
-        #expect(makeNotifier(["WATCHDOG_USEC": "2500000", "WATCHDOG_PID": "4242"])?.watchdogInterval
-            == .milliseconds(2500))
+        #expect(
+            makeNotifier(["WATCHDOG_USEC": "2500000", "WATCHDOG_PID": "4242"])?.watchdogInterval
+                == .milliseconds(2500))
     }
 
     /// A child that inherited its parent's variables must not ping for it.

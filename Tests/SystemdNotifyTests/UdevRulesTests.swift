@@ -6,9 +6,11 @@ import Testing
 /// here that is the parsing; the QEMU system test `udev_rules` runs the same script against real ones.
 @Suite struct UdevRulesTests {
     /// `UDEVADM` may name a udevadm that is not on PATH (an unpacked udev package), as for the script.
-    @Test(.enabled(if: Deployment.tool("udevadm") != nil || ProcessInfo.processInfo.environment["UDEVADM"] != nil
-                       || Deployment.isCI,
-                   "udevadm not found (apt-get install udev)"))
+    @Test(
+        .enabled(
+            if: Deployment.tool("udevadm") != nil || ProcessInfo.processInfo.environment["UDEVADM"] != nil
+                || Deployment.isCI,
+            "udevadm not found (apt-get install udev)"))
     func rulesParseWithTheRealUdev() throws {
         let check = Deployment.root.appendingPathComponent("udev-rules/check").path
         let result = try Deployment.run(check, [])

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import Udev
 
 @Suite struct UdevEnumerationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import Udev
 
 @Suite struct UdevMonitorTests {
@@ -32,9 +33,10 @@ import Testing
     /// must report it. The UUID makes the event ours even if something else triggers `mem` meanwhile.
     /// (Without udevd a udev-source monitor would never see it, hence the kernel source. Where udevd runs,
     /// it re-applies its rules to /dev/null, as `udevadm trigger` would: harmless.)
-    @Test(.enabled("needs root and a writable sysfs to synthesize a uevent") {
-        geteuid() == 0 && access("/sys/devices/virtual/mem/null/uevent", W_OK) == 0
-    })
+    @Test(
+        .enabled("needs root and a writable sysfs to synthesize a uevent") {
+            geteuid() == 0 && access("/sys/devices/virtual/mem/null/uevent", W_OK) == 0
+        })
     func kernelMonitorReceivesASynthesizedUevent() throws {
         let udev = try Udev()
         let monitor = try UdevMonitor(udev: udev, subsystems: ["mem"], source: .kernel)
@@ -50,8 +52,9 @@ import Testing
             _ = poll(&descriptor, 1, 500)
             events += try monitor.receiveAll()
         }
-        let event = try #require(events.first { $0.properties["SYNTH_UUID"] == uuid },
-                                 "no uevent within 5 s; got \(events)")
+        let event = try #require(
+            events.first { $0.properties["SYNTH_UUID"] == uuid },
+            "no uevent within 5 s; got \(events)")
         #expect(event.action == "change")
         #expect(event.sysname == "null")
         #expect(event.syspath == "/sys/devices/virtual/mem/null")

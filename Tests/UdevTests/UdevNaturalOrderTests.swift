@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Udev
 
 @Suite struct UdevNaturalOrderTests {
@@ -28,7 +29,8 @@ import Testing
 
     @Test func sortsLikeAPersonWould() {
         let shuffled = ["card10", "card2", "renderD128", "card1", "card0", "card11", "renderD129"]
-        #expect(shuffled.sorted(by: Udev.naturalOrder)
-            == ["card0", "card1", "card2", "card10", "card11", "renderD128", "renderD129"])
+        #expect(
+            shuffled.sorted(by: Udev.naturalOrder)
+                == ["card0", "card1", "card2", "card10", "card11", "renderD128", "renderD129"])
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import Udev
 
 /// Device lookup and sysfs attributes against this machine's real sysfs. `/dev/null` (`mem` 1:3) exists
@@ -34,8 +35,9 @@ import Testing
         #expect(error?.operation == "udev_device_new_from_syspath")
         #expect(error?.errno == ENODEV)
         #expect(error?.detail == "/sys/devices/kiosk-no-such-device")
-        #expect(error?.description
-            == "udev_device_new_from_syspath(\"/sys/devices/kiosk-no-such-device\"): No such device (errno 19)")
+        #expect(
+            error?.description
+                == "udev_device_new_from_syspath(\"/sys/devices/kiosk-no-such-device\"): No such device (errno 19)")
     }
 
     @Test func sysattrReadsSysfsNow() throws {

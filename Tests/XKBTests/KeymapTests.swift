@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import XKB
 
 /// Keymaps from the xkeyboard-config data installed on this machine (Debian's `xkb-data`, a dependency of
@@ -22,12 +23,14 @@ import Testing
         let error = #expect(throws: XKBError.self) { try Keymap(layout: "kiosk-no-such-layout") }
         #expect(error?.operation == "xkb_keymap_new_from_names")
         #expect(error?.detail == "layout \"kiosk-no-such-layout\"")
-        #expect(error?.description.hasPrefix("xkb_keymap_new_from_names(layout \"kiosk-no-such-layout\"): failed")
+        #expect(
+            error?.description.hasPrefix("xkb_keymap_new_from_names(layout \"kiosk-no-such-layout\"): failed")
                 == true, "\(String(describing: error))")
         // xkbcommon's own explanation is kept (observed with 1.5.0: `Couldn't find file
         // "symbols/kiosk-no-such-layout" in include path`).
-        #expect(error?.messages.contains { $0.contains("symbols/kiosk-no-such-layout") } == true,
-                "\(error?.messages ?? [])")
+        #expect(
+            error?.messages.contains { $0.contains("symbols/kiosk-no-such-layout") } == true,
+            "\(error?.messages ?? [])")
     }
 
     @Test func unknownVariantThrowsNamingLayoutAndVariant() {
@@ -80,13 +83,15 @@ import Testing
     }
 
     @Test func describeListsWhatWasAskedFor() {
-        #expect(Keymap.describe("evdev", "pc105", "de", "nodeadkeys", "")
-            == "rules \"evdev\", model \"pc105\", layout \"de\", variant \"nodeadkeys\", options \"\"")
+        #expect(
+            Keymap.describe("evdev", "pc105", "de", "nodeadkeys", "")
+                == "rules \"evdev\", model \"pc105\", layout \"de\", variant \"nodeadkeys\", options \"\"")
     }
 
     @Test func errorDescriptionWithoutMessages() {
         #expect(XKBError.failed("xkb_context_new").description == "xkb_context_new: failed")
-        #expect(XKBError.failed("xkb_keymap_new_from_names", detail: "layout \"xx\"", messages: ["a", "b"]).description
-            == "xkb_keymap_new_from_names(layout \"xx\"): failed; xkbcommon: a; b")
+        #expect(
+            XKBError.failed("xkb_keymap_new_from_names", detail: "layout \"xx\"", messages: ["a", "b"]).description
+                == "xkb_keymap_new_from_names(layout \"xx\"): failed; xkbcommon: a; b")
     }
 }

@@ -22,10 +22,12 @@ private struct Handle: @unchecked Sendable { let benchmark: Benchmark }
 
 /// Registers a benchmark whose body runs on the main actor, `scaledIterations` times per sample, with the
 /// clock started and stopped there.
-private func mainActorBenchmark(_ name: String, configuration: Benchmark.Configuration,
-                                setup: @escaping @MainActor @Sendable () -> Void,
-                                body: @escaping @MainActor @Sendable () -> Void,
-                                check: @escaping @MainActor @Sendable () -> String? = { nil }) {
+private func mainActorBenchmark(
+    _ name: String, configuration: Benchmark.Configuration,
+    setup: @escaping @MainActor @Sendable () -> Void,
+    body: @escaping @MainActor @Sendable () -> Void,
+    check: @escaping @MainActor @Sendable () -> String? = { nil }
+) {
     Benchmark(name, configuration: configuration) { benchmark async in
         let handle = Handle(benchmark: benchmark)
         await MainActor.run {
@@ -54,8 +56,9 @@ private let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal]
 /// Frames: 10 µs to 2 ms each, so 5 s give thousands of samples. `units`: the damaged updates are shown
 /// in nanoseconds, so their p50 keeps three digits.
 private func frameConfiguration(_ units: BenchmarkTimeUnits = .microseconds) -> Benchmark.Configuration {
-    .init(metrics: metrics, timeUnits: units, warmupIterations: 20, scalingFactor: .one,
-          maxDuration: .seconds(5), maxIterations: 20_000)
+    .init(
+        metrics: metrics, timeUnits: units, warmupIterations: 20, scalingFactor: .one,
+        maxDuration: .seconds(5), maxIterations: 20_000)
 }
 
 /// Hit tests: microseconds each; 1000 per sample keep the clock's own cost out of the figure (results
@@ -63,17 +66,21 @@ private func frameConfiguration(_ units: BenchmarkTimeUnits = .microseconds) -> 
 /// one per sample.
 private func hitTestConfiguration(_ kind: HitTestScene.Kind?) -> Benchmark.Configuration {
     kind == .throughPassThroughWindows
-        ? .init(metrics: metrics, timeUnits: .microseconds, warmupIterations: 20, scalingFactor: .one,
-                maxDuration: .seconds(5), maxIterations: 5_000)
-        : .init(metrics: metrics, timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .kilo,
-                maxDuration: .seconds(5), maxIterations: 2_000)
+        ? .init(
+            metrics: metrics, timeUnits: .microseconds, warmupIterations: 20, scalingFactor: .one,
+            maxDuration: .seconds(5), maxIterations: 5_000)
+        : .init(
+            metrics: metrics, timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .kilo,
+            maxDuration: .seconds(5), maxIterations: 2_000)
 }
 
 let benchmarks: @Sendable () -> Void = {
     // MARK: Baselines, in the same run
 
-    Benchmark("Baseline: raw pixman, 3 layers (SRC 1920x1080, OVER 1920x40, OVER 600x300)",
-              configuration: frameConfiguration()) { benchmark in
+    Benchmark(
+        "Baseline: raw pixman, 3 layers (SRC 1920x1080, OVER 1920x40, OVER 600x300)",
+        configuration: frameConfiguration()
+    ) { benchmark in
         guard let baseline else { fatalError("no baseline") }
         for _ in benchmark.scaledIterations { baseline.compositeLayers() }
     } setup: {
@@ -82,8 +89,10 @@ let benchmarks: @Sendable () -> Void = {
         baseline = nil
     }
 
-    Benchmark("Baseline: raw pixman, 3 layers + SRC copy into a second buffer",
-              configuration: frameConfiguration()) { benchmark in
+    Benchmark(
+        "Baseline: raw pixman, 3 layers + SRC copy into a second buffer",
+        configuration: frameConfiguration()
+    ) { benchmark in
         guard let baseline else { fatalError("no baseline") }
         for _ in benchmark.scaledIterations { baseline.compositeLayersAndCopy() }
     } setup: {
@@ -103,65 +112,73 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: The compositor
 
-    mainActorBenchmark("Compositor: full frame (painted in place, as headless)", configuration: frameConfiguration(),
-                       setup: {
-                           let scene = CompositionScene()
-                           scene.expectFrames(damage: Region(scene.fullScreen))
-                           composition = scene
-                       },
-                       body: { composition!.composeFullFrame() },
-                       check: { composition!.output.unexpectedFrames > 0 ? "a frame had unexpected damage or age" : nil })
+    mainActorBenchmark(
+        "Compositor: full frame (painted in place, as headless)", configuration: frameConfiguration(),
+        setup: {
+            let scene = CompositionScene()
+            scene.expectFrames(damage: Region(scene.fullScreen))
+            composition = scene
+        },
+        body: { composition!.composeFullFrame() },
+        check: { composition!.output.unexpectedFrames > 0 ? "a frame had unexpected damage or age" : nil })
 
-    mainActorBenchmark("Compositor: full frame, scanout output (shadow + copy, as DRM)", configuration: frameConfiguration(),
-                       setup: {
-                           let scene = CompositionScene(scanoutOutput: true)
-                           scene.expectFrames(damage: Region(scene.fullScreen))
-                           composition = scene
-                       },
-                       body: { composition!.composeFullFrame() },
-                       check: { composition!.output.unexpectedFrames > 0 ? "a frame had unexpected damage or age" : nil })
+    mainActorBenchmark(
+        "Compositor: full frame, scanout output (shadow + copy, as DRM)", configuration: frameConfiguration(),
+        setup: {
+            let scene = CompositionScene(scanoutOutput: true)
+            scene.expectFrames(damage: Region(scene.fullScreen))
+            composition = scene
+        },
+        body: { composition!.composeFullFrame() },
+        check: { composition!.output.unexpectedFrames > 0 ? "a frame had unexpected damage or age" : nil })
 
-    mainActorBenchmark("Compositor: copy of the whole shadow into the output (Bitmap.copy)",
-                       configuration: frameConfiguration(),
-                       setup: { composition = CompositionScene(scanoutOutput: true) },
-                       body: { composition!.copyShadowToOutput() })
+    mainActorBenchmark(
+        "Compositor: copy of the whole shadow into the output (Bitmap.copy)",
+        configuration: frameConfiguration(),
+        setup: { composition = CompositionScene(scanoutOutput: true) },
+        body: { composition!.copyShadowToOutput() })
 
-    mainActorBenchmark("Compositor: 200x200 update (setNeedsDisplay, redraw, compose, copy)",
-                       configuration: frameConfiguration(.nanoseconds),
-                       setup: {
-                           let scene = CompositionScene()
-                           scene.expectFrames(damage: scene.damagedRegion)
-                           composition = scene
-                       },
-                       body: { composition!.composeDamagedUpdate() },
-                       check: { composition!.output.unexpectedFrames > 0 ? "a frame had damage other than 200x200" : nil })
+    mainActorBenchmark(
+        "Compositor: 200x200 update (setNeedsDisplay, redraw, compose, copy)",
+        configuration: frameConfiguration(.nanoseconds),
+        setup: {
+            let scene = CompositionScene()
+            scene.expectFrames(damage: scene.damagedRegion)
+            composition = scene
+        },
+        body: { composition!.composeDamagedUpdate() },
+        check: { composition!.output.unexpectedFrames > 0 ? "a frame had damage other than 200x200" : nil })
 
-    mainActorBenchmark("Compositor: 200x200 view moved by 1 px (compose 201x200, copy)",
-                       configuration: frameConfiguration(.nanoseconds),
-                       setup: {
-                           let scene = CompositionScene(withMovingView: true)
-                           scene.expectFrames(damage: scene.movedViewRegion)
-                           composition = scene
-                       },
-                       body: { composition!.composeMovedView() },
-                       check: { composition!.output.unexpectedFrames > 0 ? "a frame had damage other than 201x200" : nil })
+    mainActorBenchmark(
+        "Compositor: 200x200 view moved by 1 px (compose 201x200, copy)",
+        configuration: frameConfiguration(.nanoseconds),
+        setup: {
+            let scene = CompositionScene(withMovingView: true)
+            scene.expectFrames(damage: scene.movedViewRegion)
+            composition = scene
+        },
+        body: { composition!.composeMovedView() },
+        check: { composition!.output.unexpectedFrames > 0 ? "a frame had damage other than 201x200" : nil })
 
     // MARK: Hit testing
 
     for kind in HitTestScene.Kind.allCases {
-        mainActorBenchmark("Hit test: 100 windows x 100 views, \(kind.rawValue)", configuration: hitTestConfiguration(kind),
-                           setup: { hitTesting = HitTestScene(kind: kind) },
-                           body: { blackHole(hitTesting!.hitTest()) },
-                           check: { hitTesting!.hitTest()?.1 === hitTesting!.expectedView ? nil : "wrong view hit" })
+        mainActorBenchmark(
+            "Hit test: 100 windows x 100 views, \(kind.rawValue)", configuration: hitTestConfiguration(kind),
+            setup: { hitTesting = HitTestScene(kind: kind) },
+            body: { blackHole(hitTesting!.hitTest()) },
+            check: { hitTesting!.hitTest()?.1 === hitTesting!.expectedView ? nil : "wrong view hit" })
     }
 
-    mainActorBenchmark("Touch: one tap from Touch to the view (down + up, 100 windows x 100 views)",
-                       configuration: hitTestConfiguration(nil),
-                       setup: { touchDispatch = TouchDispatchScene() },
-                       body: { touchDispatch!.tap(timestamp: 1) },
-                       check: { touchDispatch!.delivered > 0 ? nil : "no touch reached the view" })
+    mainActorBenchmark(
+        "Touch: one tap from Touch to the view (down + up, 100 windows x 100 views)",
+        configuration: hitTestConfiguration(nil),
+        setup: { touchDispatch = TouchDispatchScene() },
+        body: { touchDispatch!.tap(timestamp: 1) },
+        check: { touchDispatch!.delivered > 0 ? nil : "no touch reached the view" })
 
-    mainActorBenchmark("Hit test: Window.hitTest of one window of 100 views", configuration: hitTestConfiguration(nil),
-                       setup: { hitTesting = HitTestScene(kind: .frontmostWindow) },
-                       body: { blackHole(hitTesting!.hitTestFrontmostWindow()) })
+    mainActorBenchmark(
+        "Hit test: Window.hitTest of one window of 100 views", configuration: hitTestConfiguration(nil),
+        setup: { hitTesting = HitTestScene(kind: .frontmostWindow) },
+        body: { blackHole(hitTesting!.hitTestFrontmostWindow()) })
 }

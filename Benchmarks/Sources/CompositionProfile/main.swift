@@ -12,8 +12,10 @@ import KioskKit
 // Setup (scene, first frame) happens before the loop; under callgrind, start with
 // `--collect-atstart=no --toggle-collect='*CompositionProfile*measured*'` to count the loop only.
 
-let scenarios = ["full-frame", "scanout-frame", "copy", "damage-200", "move-200", "pixman", "pixman-copy", "memcpy",
-                 "hit-frontmost", "hit-non-interactive", "hit-pass-through", "hit-window"]
+let scenarios = [
+    "full-frame", "scanout-frame", "copy", "damage-200", "move-200", "pixman", "pixman-copy", "memcpy",
+    "hit-frontmost", "hit-non-interactive", "hit-pass-through", "hit-window",
+]
 let arguments = CommandLine.arguments
 if arguments.count >= 2, arguments[1] == "check" {
     // The baseline must composite the same pixels as the compositor's full frame, or it is not a baseline.
@@ -50,7 +52,8 @@ switch scenario {
 case "full-frame", "scanout-frame", "copy":
     // full-frame paints in place (headless); scanout-frame and copy use a shadow, as DRM does.
     let scene = CompositionScene(scanoutOutput: scenario != "full-frame")
-    microseconds = scenario == "copy" ? measured(iterations) { scene.copyShadowToOutput() } : measured(iterations) { scene.composeFullFrame() }
+    microseconds =
+        scenario == "copy" ? measured(iterations) { scene.copyShadowToOutput() } : measured(iterations) { scene.composeFullFrame() }
 case "damage-200":
     let scene = CompositionScene()
     scene.expectFrames(damage: scene.damagedRegion)
@@ -63,7 +66,9 @@ case "move-200":
     precondition(scene.output.unexpectedFrames == 0, "unexpected damage")
 case "pixman", "pixman-copy":
     let baseline = PixmanBaseline()
-    microseconds = scenario == "pixman" ? measured(iterations) { baseline.compositeLayers() } : measured(iterations) { baseline.compositeLayersAndCopy() }
+    microseconds =
+        scenario == "pixman"
+        ? measured(iterations) { baseline.compositeLayers() } : measured(iterations) { baseline.compositeLayersAndCopy() }
 case "memcpy":
     let copy = FrameMemcpy()
     microseconds = measured(iterations) { copy.copy() }
@@ -71,11 +76,12 @@ case "hit-window":
     let scene = HitTestScene(kind: .frontmostWindow)
     microseconds = measured(iterations) { _ = scene.hitTestFrontmostWindow() }
 default:
-    let kind: HitTestScene.Kind = switch scenario {
-    case "hit-frontmost": .frontmostWindow
-    case "hit-non-interactive": .throughNonInteractiveWindows
-    default: .throughPassThroughWindows
-    }
+    let kind: HitTestScene.Kind =
+        switch scenario {
+        case "hit-frontmost": .frontmostWindow
+        case "hit-non-interactive": .throughNonInteractiveWindows
+        default: .throughPassThroughWindows
+        }
     let scene = HitTestScene(kind: kind)
     microseconds = measured(iterations) { _ = scene.hitTest() }
 }

@@ -65,8 +65,13 @@ public final class CompositionScene {
     /// `scanoutOutput` makes the output behave as DRM's (shadow + copy) instead of headless (in place).
     public init(withMovingView: Bool = false, scanoutOutput: Bool = false) {
         Application.reset()
-        screen = backend.connect("HDMI-A-1", modes: [Screen.Mode(width: SceneGeometry.width, height: SceneGeometry.height,
-                                                                 refreshRate: 60)])
+        screen = backend.connect(
+            "HDMI-A-1",
+            modes: [
+                Screen.Mode(
+                    width: SceneGeometry.width, height: SceneGeometry.height,
+                    refreshRate: 60)
+            ])
         output = SingleBufferOutput(width: SceneGeometry.width, height: SceneGeometry.height)
         output.buffersAreCachedMemory = !scanoutOutput
         compositor = Compositor(output: output)

@@ -48,8 +48,13 @@ public final class HitTestScene {
     public init(kind: Kind) {
         self.kind = kind
         Application.reset()
-        screen = backend.connect("HDMI-A-1", modes: [Screen.Mode(width: SceneGeometry.width, height: SceneGeometry.height,
-                                                                 refreshRate: 60)])
+        screen = backend.connect(
+            "HDMI-A-1",
+            modes: [
+                Screen.Mode(
+                    width: SceneGeometry.width, height: SceneGeometry.height,
+                    refreshRate: 60)
+            ])
         var windows: [Window] = []
         let cellWidth = Double(SceneGeometry.width / Self.columns), cellHeight = Double(SceneGeometry.height / Self.rows)
         for index in 0..<Self.windowCount {
@@ -65,8 +70,10 @@ public final class HitTestScene {
             window.identifier = "window-\(index)"
             for row in 0..<Self.rows {
                 for column in 0..<Self.columns {
-                    let view = View(frame: Rect(x: Double(column) * cellWidth, y: Double(row) * cellHeight,
-                                                width: cellWidth, height: cellHeight))
+                    let view = View(
+                        frame: Rect(
+                            x: Double(column) * cellWidth, y: Double(row) * cellHeight,
+                            width: cellWidth, height: cellHeight))
                     view.identifier = "view-\(index)-\(row * Self.columns + column)"
                     if kind == .throughPassThroughWindows, !isBottom, row == 0, column == 0 {
                         view.isUserInteractionEnabled = false
@@ -125,4 +132,3 @@ public final class TouchDispatchScene {
         Application.shared.sendEvent(Event(touches: [touch], timestamp: timestamp + 0.05))
     }
 }
-

@@ -36,8 +36,10 @@ final class PixelBuffer {
 
     /// A pixman image over this memory (pixman only borrows it). Calls `pixman_image_create_bits`.
     func makeImage(_ format: pixman_format_code_t) -> OpaquePointer {
-        guard let image = pixman_image_create_bits(format, Int32(width), Int32(height),
-                                                   data.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        guard
+            let image = pixman_image_create_bits(
+                format, Int32(width), Int32(height),
+                data.assumingMemoryBound(to: UInt32.self), Int32(stride))
         else { fatalError("pixman_image_create_bits failed") }
         return image
     }
@@ -89,19 +91,22 @@ public final class PixmanBaseline {
         let w = Int32(SceneGeometry.width), h = Int32(SceneGeometry.height)
         pixman_image_composite32(PIXMAN_OP_SRC, backgroundImage, nil, shadowImage, 0, 0, 0, 0, 0, 0, w, h)
         let bar = SceneGeometry.statusBarRect
-        pixman_image_composite32(PIXMAN_OP_OVER, statusBarImage, nil, shadowImage, 0, 0, 0, 0,
-                                 Int32(bar.minX), Int32(bar.minY), Int32(bar.width), Int32(bar.height))
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, statusBarImage, nil, shadowImage, 0, 0, 0, 0,
+            Int32(bar.minX), Int32(bar.minY), Int32(bar.width), Int32(bar.height))
         let alert = SceneGeometry.alertRect
-        pixman_image_composite32(PIXMAN_OP_OVER, alertImage, nil, shadowImage, 0, 0, 0, 0,
-                                 Int32(alert.minX), Int32(alert.minY), Int32(alert.width), Int32(alert.height))
+        pixman_image_composite32(
+            PIXMAN_OP_OVER, alertImage, nil, shadowImage, 0, 0, 0, 0,
+            Int32(alert.minX), Int32(alert.minY), Int32(alert.width), Int32(alert.height))
     }
 
     /// The three layers, then the whole image copied (pixman SRC) into a second x8r8g8b8 image: the same
     /// pixman work as the compositor's full frame, shadow plus copy into the output's buffer.
     public func compositeLayersAndCopy() {
         compositeLayers()
-        pixman_image_composite32(PIXMAN_OP_SRC, shadowImage, nil, outputImage, 0, 0, 0, 0, 0, 0,
-                                 Int32(SceneGeometry.width), Int32(SceneGeometry.height))
+        pixman_image_composite32(
+            PIXMAN_OP_SRC, shadowImage, nil, outputImage, 0, 0, 0, 0, 0, 0,
+            Int32(SceneGeometry.width), Int32(SceneGeometry.height))
     }
 
     /// How many pixels of the composited image differ in colour from `frame` (an XRGB frame of the same

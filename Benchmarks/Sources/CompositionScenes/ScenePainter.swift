@@ -42,22 +42,28 @@ public enum ScenePainter {
         let title = TextLayout(text: "Kiosk · Ausgang 3 · 出口 3", font: font, color: .white)
         context.draw(title, at: Point(x: bounds.minX + 16, y: bounds.minY + ((bounds.height - title.size.height) / 2).rounded()))
         let clock = TextLayout(text: "12:34", font: font, color: .white)
-        context.draw(clock, at: Point(x: bounds.maxX - 16 - clock.size.width.rounded(.up),
-                                      y: bounds.minY + ((bounds.height - clock.size.height) / 2).rounded()))
+        context.draw(
+            clock,
+            at: Point(
+                x: bounds.maxX - 16 - clock.size.width.rounded(.up),
+                y: bounds.minY + ((bounds.height - clock.size.height) / 2).rounded()))
     }
 
     /// A translucent light panel with rounded corners (transparent pixels in the corners), a title and a
     /// message.
     public static func drawAlert(in context: DrawingContext, bounds: Rect) {
         context.fillRoundedRect(bounds, radius: 16, color: Color(white: 0.96, alpha: 0.92))
-        let title = TextLayout(text: "Session ending", font: .boldSystemFont(ofSize: 26), color: .black,
-                               alignment: .center, width: bounds.width - 48)
+        let title = TextLayout(
+            text: "Session ending", font: .boldSystemFont(ofSize: 26), color: .black,
+            alignment: .center, width: bounds.width - 48)
         context.draw(title, at: Point(x: bounds.minX + 24, y: bounds.minY + 40))
-        let message = TextLayout(text: "Touch the screen within 30 seconds to keep using the kiosk.",
-                                 font: .system(size: 20), color: .darkGray, alignment: .center, width: bounds.width - 48)
+        let message = TextLayout(
+            text: "Touch the screen within 30 seconds to keep using the kiosk.",
+            font: .system(size: 20), color: .darkGray, alignment: .center, width: bounds.width - 48)
         context.draw(message, at: Point(x: bounds.minX + 24, y: bounds.minY + 110))
-        context.fill(Rect(x: bounds.minX + 24, y: bounds.maxY - 84, width: bounds.width - 48, height: 60),
-                     color: Color(red: 0.2, green: 0.45, blue: 0.9, alpha: 1))
+        context.fill(
+            Rect(x: bounds.minX + 24, y: bounds.maxY - 84, width: bounds.width - 48, height: 60),
+            color: Color(red: 0.2, green: 0.45, blue: 0.9, alpha: 1))
     }
 }
 
