@@ -1,5 +1,5 @@
 # Thin wrapper: `make` builds the kiosk (release), `make install` runs scripts/install, which documents
-# its options (PREFIX, DESTDIR, SYSCONFDIR, KIOSK_USER, SWIFT_BUILD_FLAGS; INSTALL_FLAGS=--dry-run).
+# its options (PREFIX, DESTDIR, KIOSK_USER, SWIFT_BUILD_FLAGS; INSTALL_FLAGS=--dry-run or --app PATH).
 # Kiosk/README.md, "Deploying on a board", walks through a whole installation.
 
 SWIFT ?= swift
@@ -7,7 +7,7 @@ SWIFT_BUILD_FLAGS ?=
 INSTALL_FLAGS ?=
 # Where the swift.org toolchain is usually unpacked, for shells (sudo) that do not have it on PATH.
 export PATH := $(PATH):/opt/swift/usr/bin
-export PREFIX SYSCONFDIR DESTDIR KIOSK_USER SWIFT_BUILD_FLAGS
+export PREFIX DESTDIR KIOSK_USER SWIFT_BUILD_FLAGS
 
 .PHONY: all build install
 

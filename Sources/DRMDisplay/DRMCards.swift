@@ -18,7 +18,12 @@ public enum DRMCards {
 
     /// Why `device` cannot be the kiosk's card, or nil when it can.
     static func rejection(of device: DRMDevice) -> String? {
-        guard device.isKMS else { return "not a modesetting device (render-only, or not a DRM device at all)" }
+        // DRM's character devices have major number 226 (`DRM_MAJOR`); anything else is not a card at all.
+        var status = stat()
+        guard fstat(device.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFCHR, majorNumber(status.st_rdev) == 226 else {
+            return "not a DRM device"
+        }
+        guard device.isKMS else { return "not a modesetting device (a render-only node)" }
         guard let resources = try? device.resources() else { return "drmModeGetResources failed" }
         guard !resources.connectors.isEmpty else { return "has no connectors" }
         guard !resources.crtcs.isEmpty else { return "has no CRTCs" }
@@ -102,6 +107,12 @@ public enum DRMCards {
             return card
         }
     }
+}
+
+/// The major number of a device number: glibc's `gnu_dev_major` (the `major()` macro, which Swift cannot import).
+func majorNumber(_ device: dev_t) -> UInt64 {
+    let value = UInt64(device)
+    return ((value >> 8) & 0xfff) | ((value >> 32) & ~0xfff)
 }
 
 /// The names in a folder (`readdir`), empty when it cannot be read.

@@ -50,10 +50,13 @@ public final class DRMDisplay: DisplayBackend {
     private let hotplugLog = Logger(label: "kiosk.hotplug")
 
     /// Finds the card (the configured `drm-device`, else the first usable one udev lists), opens it through
-    /// the seat, and records the CRTC state found, to restore it on `stop()`. No usable card is `.unavailable`.
+    /// the seat, and records the CRTC state found, to restore it on `stop()`. A card the configuration
+    /// names that cannot be used is `.failed` (the kiosk stops with the reason rather than fall back to
+    /// another backend); no usable card among those udev lists is `.unavailable`.
     public init(context: BackendContext) throws(BackendError) {
         let configuration = context.configuration
-        let candidates = configuration.drmDevice.map { [$0] } ?? DRMCards.nodes()
+        let named = configuration.drmDevice
+        let candidates = named.map { [$0] } ?? DRMCards.nodes()
         guard !candidates.isEmpty else { throw .unavailable(Self.name, "no DRM card (udev lists no drm card*)") }
         let session = try context.session()
         var rejections: [String] = []
@@ -91,6 +94,7 @@ public final class DRMDisplay: DisplayBackend {
             return
         }
         let reason = rejections.isEmpty ? "no usable DRM card" : rejections.joined(separator: "; ")
+        if named != nil { throw .failed(Self.name, reason) }
         throw .unavailable(Self.name, "no usable DRM card among \(candidates.joined(separator: ", ")): \(reason)")
     }
 

@@ -115,7 +115,7 @@ public final class InputRouter {
     }
 
     private func decide(_ device: InputDeviceInfo) -> TouchMapping.Decision {
-        let screens = application.screens.map { screen in
+        let screens = application.connectedScreens.map { screen in
             TouchMapping.Screen(name: screen.name, physicalSize: screen.physicalSize, isMain: screen === Screen.main)
         }
         return TouchMapping.map(device, rules: rules, screens: screens)

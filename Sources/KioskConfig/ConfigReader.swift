@@ -356,7 +356,7 @@ struct ConfigReader {
                 let keyPath = entryPath.appending(key)
                 switch key {
                 case "match":
-                    guard let text = string(value, at: keyPath, valid: nil) else {
+                    guard let text = string(value, at: keyPath, valid: TouchConfiguration.Match.validSpellings) else {
                         complete = false
                         continue
                     }
@@ -371,7 +371,9 @@ struct ConfigReader {
                         complete = false
                     }
                 case "screen":
-                    guard let text = string(value, at: keyPath, valid: nil) else {
+                    guard
+                        let text = string(value, at: keyPath, valid: ConnectorName.validSpelling + " or the label of a screen of the file")
+                    else {
                         complete = false
                         continue
                     }

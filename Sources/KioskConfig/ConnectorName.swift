@@ -20,13 +20,23 @@ public enum ConnectorName {
     }
 
     /// The valid name `name` was probably meant to be (`hdmi-a-1` → `HDMI-A-1`), or nil.
+    /// Also X11's spellings (xrandr's `HDMI1`, `DP1`, `eDP1`, `VGA1`, `DVI1`, and the modesetting
+    /// driver's `HDMI-1`), which people copy from a desktop: `HDMI1` and `HDMI-1` are `HDMI-A-1`.
     public static func correction(of name: String) -> String? {
-        guard let (type, number) = split(name), isConnectorNumber(number),
-            let known = types.first(where: { $0.lowercased() == type.lowercased() })
-        else { return nil }
+        let digits = name.reversed().prefix { $0.isASCII && $0.isNumber }.count
+        let number = name.suffix(digits)
+        var type = name.dropLast(digits)
+        if type.hasSuffix("-") { type = type.dropLast() }
+        guard isConnectorNumber(number), !type.isEmpty else { return nil }
+        let lowered = type.lowercased()
+        guard let known = types.first(where: { $0.lowercased() == lowered }) ?? x11Types[lowered] else { return nil }
         let corrected = "\(known)-\(number)"
         return corrected == name ? nil : corrected
     }
+
+    /// X11 type names that are not the kernel's: HDMI is HDMI-A (HDMI-B, dual link, is nearly unseen), DVI
+    /// is DVI-I (the connector that carries both).
+    private static let x11Types = ["hdmi": "HDMI-A", "dvi": "DVI-I"]
 
     private static func split(_ name: String) -> (type: Substring, number: Substring)? {
         guard let dash = name.lastIndex(of: "-") else { return nil }

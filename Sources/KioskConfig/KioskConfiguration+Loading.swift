@@ -50,13 +50,24 @@ extension KioskConfiguration {
     ) -> Result<KioskConfiguration, ConfigErrors> {
         var problems: [ConfigProblem] = []
         var configuration = KioskConfiguration.default
-        switch document(bytes, path: path) {
-        case let .success((root, map)):
-            var reader = ConfigReader(path: path, map: map, vocabulary: vocabulary)
-            configuration = reader.read(root)
-            problems = reader.problems
-        case let .failure(problem):
-            problems = [problem]
+        // TOMLKit stops at the first syntax error. To report what can still be checked, the offending line
+        // (a whole redefined table, from its header to the next) is blanked and the file parsed again, a
+        // few times at most; problems on blanked lines are not reported twice.
+        var text = bytes
+        var blanked: Set<Int> = []
+        for _ in 0...maximumSyntaxRecoveries {
+            switch document(text, path: path) {
+            case let .success((root, map)):
+                var reader = ConfigReader(path: path, map: map, vocabulary: vocabulary)
+                configuration = reader.read(root)
+                problems += reader.problems.filter { $0.line.map { !blanked.contains($0) } ?? true }
+            case let .failure(failure):
+                problems.append(failure.problem)
+                guard failure.recoverable, let line = failure.problem.line, !blanked.contains(line) else { break }
+                blanked.formUnion(blank(fromLine: line, in: &text))
+                continue
+            }
+            break
         }
         // In file order, so a person can work down the file.
         problems = problems.enumerated().sorted { a, b in
@@ -67,32 +78,67 @@ extension KioskConfiguration {
         return problems.isEmpty ? .success(configuration) : .failure(ConfigErrors(problems))
     }
 
-    /// The parsed tree and its source map, or the one problem that stopped parsing (TOMLKit stops at the
-    /// first syntax error).
-    private static func document(_ bytes: [UInt8], path: String) -> Result<(TOMLTable, SourceMap), ConfigProblem> {
+    /// How many syntax errors are reported before giving up on the rest of a file.
+    static let maximumSyntaxRecoveries = 10
+
+    /// The problem that stopped parsing, and whether blanking its line and parsing again can be trusted
+    /// (a TOML syntax error can; text that is not UTF-8, or that toml++ would mishandle, cannot).
+    private struct ParseFailure: Error {
+        var problem: ConfigProblem
+        var recoverable: Bool
+    }
+
+    /// The parsed tree and its source map, or the one problem that stopped parsing.
+    private static func document(_ bytes: [UInt8], path: String) -> Result<(TOMLTable, SourceMap), ParseFailure> {
         // TOMLKit takes a Swift String and passes it on as a C string: invalid UTF-8 would be silently
         // replaced by U+FFFD on the way in, and a NUL would end the document early, hiding the rest of
         // the file. Both are said here, where the byte's position is still known.
-        if let problem = textProblem(bytes, path: path) { return .failure(problem) }
+        if let problem = textProblem(bytes, path: path) { return .failure(ParseFailure(problem: problem, recoverable: false)) }
         let map = SourceMap(bytes: bytes)
         if let unsafe = map.unsafeSyntax {
-            return .failure(.syntax(.file(path: path, line: unsafe.line, column: unsafe.column), unsafe.message))
+            let problem = ConfigProblem.syntax(.file(path: path, line: unsafe.line, column: unsafe.column), unsafe.message)
+            return .failure(ParseFailure(problem: problem, recoverable: false))
         }
         if let deep = map.tooDeep {
-            return .failure(
-                .syntax(
-                    .file(path: path, line: deep.line, column: deep.column),
-                    "keys nested deeper than \(SourceMap.maximumLevel) levels are not supported"))
+            let problem = ConfigProblem.syntax(
+                .file(path: path, line: deep.line, column: deep.column),
+                "keys nested deeper than \(SourceMap.maximumLevel) levels are not supported")
+            return .failure(ParseFailure(problem: problem, recoverable: false))
         }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: String(decoding: bytes, as: UTF8.self))
         } catch let error as TOMLParseError {
-            return .failure(syntaxProblem(error, bytes: bytes, path: path))
+            return .failure(ParseFailure(problem: syntaxProblem(error, bytes: bytes, path: path), recoverable: true))
         } catch {
-            return .failure(.syntax(.file(path: path, line: 1, column: nil), "\(error)"))
+            return .failure(ParseFailure(problem: .syntax(.file(path: path, line: 1, column: nil), "\(error)"), recoverable: false))
         }
         return .success((root, map))
+    }
+
+    /// Replaces line `line` (1-based) with spaces, or a whole table from its header to the next header,
+    /// keeping every newline, so the lines and columns of the rest stay where they were. Returns the
+    /// lines blanked.
+    static func blank(fromLine line: Int, in bytes: inout [UInt8]) -> Set<Int> {
+        let newline = UInt8(ascii: "\n")
+        var starts = [0]
+        for (index, byte) in bytes.enumerated() where byte == newline { starts.append(index + 1) }
+        guard line >= 1, line <= starts.count else { return [] }
+        func isHeader(_ number: Int) -> Bool {
+            bytes[starts[number - 1]...].first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } == UInt8(ascii: "[")
+        }
+        var last = line
+        if isHeader(line) {
+            while last < starts.count, !isHeader(last + 1) { last += 1 }
+        }
+        for number in line...last {
+            var index = starts[number - 1]
+            while index < bytes.count, bytes[index] != newline {
+                bytes[index] = UInt8(ascii: " ")
+                index += 1
+            }
+        }
+        return Set(line...last)
     }
 
     /// TOMLKit's error at its line and column: `syntax error in table header: expected ']', saw '\n'`.
@@ -110,6 +156,13 @@ extension KioskConfiguration {
             let context = message[message.index(message.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
             message = "syntax error in \(context): " + message[colon.upperBound...]
         }
+        // A string left open runs into the end of its line, which toml++ calls an unescaped control character.
+        if error.description.contains("unescaped control characters"),
+            byte(atLine: line, column: error.source.begin.column, of: bytes)
+                .map({ $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) ?? true
+        {
+            return .syntax(origin, "unterminated string: the closing quote is missing")
+        }
         if error.description.contains("cannot redefine existing") {
             let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             if line <= lines.count {
@@ -122,6 +175,17 @@ extension KioskConfiguration {
             }
         }
         return .syntax(origin, message)
+    }
+
+    /// The byte at a line and column (both 1-based, the column in bytes as toml++ counts them), nil past the end.
+    private static func byte(atLine line: Int, column: Int, of bytes: [UInt8]) -> UInt8? {
+        var current = 1, index = 0
+        while current < line, index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") { current += 1 }
+            index += 1
+        }
+        let position = index + max(column, 1) - 1
+        return position < bytes.count ? bytes[position] : nil
     }
 
     /// The first NUL or invalid UTF-8 sequence, at its line and column.

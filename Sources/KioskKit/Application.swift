@@ -36,8 +36,17 @@ public final class Application: Responder {
         didSet { updateMainScreen() }
     }
 
-    /// The connected screens, main first, then in registration order.
+    /// The screens, main first, then the other connected ones in registration order. As UIKit's
+    /// `UIScreen.screens`, it always holds at least the main screen: while no display is connected that is
+    /// the last main screen (or the placeholder), with `isConnected == false`, so code written for UIKit
+    /// that reads `screens[0]` works.
     public var screens: [Screen] {
+        let connected = connectedScreens
+        return connected.isEmpty ? [mainScreen] : connected
+    }
+
+    /// The connected screens, main first, then in registration order.
+    public var connectedScreens: [Screen] {
         let connected = registeredScreens.filter(\.isConnected)
         let main = mainScreen
         return connected.filter { $0 === main } + connected.filter { $0 !== main }

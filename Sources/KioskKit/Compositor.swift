@@ -65,7 +65,7 @@ public final class Compositor: WindowChangeObserver {
         self.output = output
         self.application = application
         application.changeObserver = self
-        for screen in application.screens { scheduleFrame(for: screen) }
+        for screen in application.connectedScreens { scheduleFrame(for: screen) }
     }
 
     // MARK: Queries (tests, snapshots, benchmarks)
@@ -95,7 +95,7 @@ public final class Compositor: WindowChangeObserver {
     /// turn after changes; tests call it directly).
     public func composePendingFrames() {
         frameScheduled = false
-        for screen in application.screens {
+        for screen in application.connectedScreens {
             let state = state(for: screen)
             guard state.needsFrame, !state.inFlight else { continue }
             composeFrame(on: screen, state: state, reportedDamage: nil)

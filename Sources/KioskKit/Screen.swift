@@ -49,8 +49,9 @@ public final class Screen {
 
     // MARK: Queries
 
-    /// The connected screens, the main screen first, then the others in the order their backends
-    /// registered them (for DRM: the kernel's connector order).
+    /// The screens, the main screen first, then the other connected ones in the order their backends
+    /// registered them (for DRM: the kernel's connector order). Never empty, as in UIKit: with no display
+    /// connected it holds the main screen alone, disconnected (`isConnected == false`).
     public static var screens: [Screen] { Application.shared.screens }
 
     /// The main screen: the configured primary when it is connected, else the first connected screen.

@@ -39,14 +39,14 @@ extension KioskRuntime {
         make: @escaping AppMaker
     ) -> Never {
         if arguments.contains("--help") || arguments.contains("-h") {
-            print("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp)
+            print("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp + "\n\n" + ExitStatus.help)
             exit(0)
         }
         let source: ConfigurationSource
         switch loadConfiguration(arguments: arguments, environment: environment, apps: apps) {
         case .failure(let message):
             FileHandle.standardError.write(Data((message.description + "\n").utf8))
-            exit(2)
+            exit(ExitStatus.usage)
         case .success(let loaded):
             source = loaded.source
             RuntimeLogging.bootstrap(level: loaded.configuration.logLevel)
@@ -57,7 +57,7 @@ extension KioskRuntime {
                     try runtime.run()
                 } catch {
                     FileHandle.standardError.write(Data("\(program): error: \(error)\n".utf8))
-                    exit(2)
+                    exit(ExitStatus.cannotRun)
                 }
             }
         }

@@ -48,6 +48,8 @@ public final class KioskRuntime {
     private let service = ServiceManager()
     private var trace: Trace?
     private var signalSources: [DispatchSourceSignal] = []
+    /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
+    private var fallbackWarning: String?
     private var tokens: [NSObjectProtocol] = []
     private let log = Logger(label: "kiosk.runtime")
 
@@ -92,7 +94,7 @@ public final class KioskRuntime {
         delegate.applicationDidFinishLaunching(application)
         hasLaunched = true
         service.start()
-        if application.screens.isEmpty { service.ready(status: statusLine()) }
+        if application.connectedScreens.isEmpty { service.ready(status: statusLine()) }
         if let seconds = configuration.exitAfter {
             DispatchQueue.main.asyncAfter(deadline: .now() + seconds) {
                 MainActor.assumeIsolated { () -> Void in self.stop(reason: "--exit-after \(seconds) s elapsed") }
@@ -112,6 +114,13 @@ public final class KioskRuntime {
                 let display = try type.init(context: context)
                 for reason in skipped { log.notice("\(reason)") }
                 if !automatic { log.info("\(type.name) backend (requested)") }
+                if automatic, !display.drivesDisplays, !skipped.isEmpty {
+                    // A kiosk that shows nothing must not look healthy: say it where systemd shows it too.
+                    fallbackWarning = "no display hardware, running \(type.name)"
+                    log.warning(
+                        "no display hardware (\(skipped.joined(separator: "; "))): running the \(type.name) backend; set backend = \"drm\" on a board to stop instead"
+                    )
+                }
                 return display
             } catch  where automatic && error.kind == .unavailable {
                 skipped.append("\(type.name): \(error.reason)")
@@ -211,10 +220,11 @@ public final class KioskRuntime {
         return changes.map { (key: $0.0, reload: $0.1) }
     }
 
-    /// What `systemctl status` shows: the screens and their modes.
+    /// What `systemctl status` shows: the screens and their modes, and a fallback to headless first.
     private func statusLine() -> String {
-        let screens = application.screens.map { "\($0.name) \($0.currentMode.map { "\($0)" } ?? "off")" }
-        return screens.isEmpty ? "running, no display connected" : "running on " + screens.joined(separator: ", ")
+        let screens = application.connectedScreens.map { "\($0.name) \($0.currentMode.map { "\($0)" } ?? "off")" }
+        let line = screens.isEmpty ? "running, no display connected" : "running on " + screens.joined(separator: ", ")
+        return fallbackWarning.map { "warning: \($0); " + line } ?? line
     }
 
     // MARK: Running and stopping

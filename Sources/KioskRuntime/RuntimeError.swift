@@ -2,7 +2,6 @@
 public struct RuntimeError: Error, CustomStringConvertible, Equatable {
     private enum Code: Equatable {
         case cannotWrite(path: String, what: String, reason: String)
-        case invalidOption(option: String, value: String, valid: String)
         case backendUnavailable(backend: String, reason: String)
     }
 
@@ -12,10 +11,6 @@ public struct RuntimeError: Error, CustomStringConvertible, Equatable {
         RuntimeError(code: .cannotWrite(path: path, what: what, reason: reason))
     }
 
-    public static func invalidOption(_ option: String, value: String, valid: String) -> RuntimeError {
-        RuntimeError(code: .invalidOption(option: option, value: value, valid: valid))
-    }
-
     public static func backendUnavailable(_ backend: String, reason: String) -> RuntimeError {
         RuntimeError(code: .backendUnavailable(backend: backend, reason: reason))
     }
@@ -23,7 +18,6 @@ public struct RuntimeError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch code {
         case let .cannotWrite(path, what, reason): "cannot write the \(what) \(path): \(reason)"
-        case let .invalidOption(option, value, valid): "\(option) \(value): invalid; valid: \(valid)"
         case let .backendUnavailable(backend, reason): "the \(backend) backend cannot run: \(reason)"
         }
     }

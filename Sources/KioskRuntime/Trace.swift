@@ -1,21 +1,39 @@
 import Foundation
 import KioskKit
+import Logging
 
 /// `--trace FILE`: one JSON line per screen and window notification and per touch delivered, for tests
 /// and for diagnosing a kiosk in the field. Lines are written as they happen (no buffering), so a crash
 /// loses nothing.
 @MainActor
 final class Trace {
-    private let handle: FileHandle
+    private let descriptor: Int32
+    private let path: String
     private let application: Application
     private var tokens: [NSObjectProtocol] = []
+    /// A write failed: said once, loudly; later failures are counted.
+    private var lostLines = 0
+    private let log = Logger(label: "kiosk.trace")
 
-    /// Opens (creates or truncates) `path`.
+    /// Opens `path` for writing the way a log is opened: a regular file is created or truncated, a FIFO or
+    /// a character device is written through, a symlink is followed; nothing is ever renamed over it. A
+    /// FIFO without a reader is refused (opening it would wait for one, and the kiosk would not start).
     init(path: String, application: Application) throws(RuntimeError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw .cannotWrite(path: path, what: "trace file", reason: String(cString: strerror(errno)))
+        var status = stat()
+        let isRegular = stat(path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | (isRegular ? O_TRUNC : 0), 0o644)
+        guard fd >= 0 else {
+            let code = errno
+            let reason =
+                code == ENXIO ? "a FIFO with no reader; start the reader first" : "\(String(cString: strerror(code))) (errno \(code))"
+            throw .cannotWrite(path: path, what: "trace file", reason: reason)
         }
-        self.handle = handle
+        if isRegular {
+            // A file never blocks; clear O_NONBLOCK so nothing reads it as a pipe.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        }
+        descriptor = fd
+        self.path = path
         self.application = application
         let center = application.notificationCenter
         for (name, event) in Application.modelNotifications {
@@ -33,7 +51,8 @@ final class Trace {
         for token in tokens { application.notificationCenter.removeObserver(token) }
         tokens = []
         application.touchDeliveryObserver = nil
-        try? handle.close()
+        if lostLines > 0 { log.error("trace \(path): \(lostLines) line(s) could not be written") }
+        close(descriptor)
     }
 
     private func record(_ event: String, object: Any?) {
@@ -87,7 +106,22 @@ final class Trace {
             ]))
     }
 
+    /// One whole line with one `write(2)` (a FIFO keeps lines of up to PIPE_BUF bytes whole); a failure
+    /// (a full disk, a reader that stopped reading) is logged the first time and counted after that.
     private func write(_ line: JSONLine) {
-        handle.write(Data((line.text + "\n").utf8))
+        let bytes = Array((line.text + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                if lostLines == 0 {
+                    log.error("trace \(path): writing failed: \(String(cString: strerror(errno))); the trace misses lines from here")
+                }
+                lostLines += 1
+                return
+            }
+            written += count
+        }
     }
 }

@@ -13,12 +13,14 @@ public enum SeatSessions {
     @MainActor
     public static func open(seatName: String, environment: [String: String]) throws(BackendError) -> any DeviceSession {
         let log = Logger(label: "kiosk.seat")
-        // libseat's own lines say what errno cannot ("Could not get primary session for user").
+        // libseat's own lines say what errno cannot ("Could not get primary session for user", "Could not
+        // connect to socket /run/seatd.sock"). libseat says those at its info level: notice here, so they are
+        // in the journal at the levels a kiosk runs at.
         Seat.setLogHandler(level: .info) { level, message in
             let line = Logger.Message(stringLiteral: message)
             switch level {
             case .error: Logger(label: "kiosk.seat").error(line)
-            case .info: Logger(label: "kiosk.seat").info(line)
+            case .info: Logger(label: "kiosk.seat").notice(line)
             default: Logger(label: "kiosk.seat").debug(line)
             }
         }

@@ -48,7 +48,7 @@ extension KioskCommand {
                     switch result {
                     case .failure(let error):
                         FileHandle.standardError.write(Data("kiosk calibrate: \(error)\n".utf8))
-                        runtime?.stop(reason: "calibration failed", status: 1)
+                        runtime?.stop(reason: "calibration failed", status: ExitStatus.problemsFound)
                     case .success(let (matrix, _)):
                         let device = runtime?.lastTouchDeviceName
                         let out = FileHandle.standardOutput
@@ -57,15 +57,15 @@ extension KioskCommand {
                         if write {
                             guard let device else {
                                 FileHandle.standardError.write(Data("kiosk calibrate: no device name to save the calibration under\n".utf8))
-                                runtime?.stop(reason: "calibration not saved", status: 1)
+                                runtime?.stop(reason: "calibration not saved", status: ExitStatus.problemsFound)
                                 return
                             }
                             do {
                                 try CalibrationWriter.write(path: path, device: device, screen: screenName, matrix: matrix)
                                 out.write(Data("saved for \"\(device)\" on \(screenName) in \(path)\n".utf8))
                             } catch {
-                                FileHandle.standardError.write(Data("kiosk calibrate: cannot write \(path): \(error)\n".utf8))
-                                runtime?.stop(reason: "calibration not saved", status: 1)
+                                FileHandle.standardError.write(Data("kiosk calibrate: cannot save the calibration: \(error)\n".utf8))
+                                runtime?.stop(reason: "calibration not saved", status: ExitStatus.problemsFound)
                             }
                         }
                         runtime?.stop(reason: "calibrated", status: 0)
@@ -80,14 +80,14 @@ extension KioskCommand {
                             Data(
                                 "kiosk calibrate: timed out after \(timeout) s with \(app.tapsRecorded) of \(Calibration.targets.count) targets tapped\n"
                                     .utf8))
-                        kiosk.stop(reason: "calibration timed out", status: 1)
+                        kiosk.stop(reason: "calibration timed out", status: ExitStatus.problemsFound)
                     }
                 }
                 do {
                     try kiosk.run()
                 } catch {
                     FileHandle.standardError.write(Data("kiosk calibrate: error: \(error)\n".utf8))
-                    throw ExitCode(2)
+                    throw ExitCode(ExitStatus.cannotRun)
                 }
             }
         }

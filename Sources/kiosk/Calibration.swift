@@ -89,8 +89,8 @@ public final class CalibrationApp: ApplicationDelegate {
     }
 
     public func applicationDidFinishLaunching(_ application: Application) {
-        guard let screen = Screen.screens.first(where: { $0.name == screenName }) else {
-            let names = Screen.screens.map(\.name).joined(separator: ", ")
+        guard let screen = Screen.screens.first(where: { $0.name == screenName && $0.isConnected }) else {
+            let names = Screen.screens.filter(\.isConnected).map(\.name).joined(separator: ", ")
             completion(
                 .failure(
                     Calibration.FitError(description: "no connected screen \(screenName); connected: \(names.isEmpty ? "none" : names)")))

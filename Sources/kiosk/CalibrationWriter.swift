@@ -34,13 +34,44 @@ public enum CalibrationWriter {
         return result
     }
 
-    /// Writes `path` (created when missing) through a temporary file and a rename.
-    public static func write(path: String, device: String, screen: String, matrix: [Double]) throws {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        let updated = Self.updated(text, device: device, screen: screen, matrix: matrix)
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try updated.write(to: url, atomically: true, encoding: .utf8)
+    /// Writes the updated text into `path` in place (created, with its folder, when missing): the person's
+    /// file keeps its inode, owner, mode and any symlink to it, as an editor saving it would, instead of
+    /// being renamed over by a copy.
+    public static func write(path: String, device: String, screen: String, matrix: [Double]) throws(CalibrationWriteError) {
+        var text = ""
+        let existing = open(path, O_RDONLY | O_CLOEXEC)
+        if existing >= 0 {
+            defer { close(existing) }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(existing, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0 else { throw CalibrationWriteError(operation: "read", path: path, errno: errno) }
+                if count == 0 { break }
+                bytes += chunk[0..<count]
+            }
+            text = String(decoding: bytes, as: UTF8.self)
+        } else if errno != ENOENT {
+            throw CalibrationWriteError(operation: "open", path: path, errno: errno)
+        } else {
+            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+            if !folder.isEmpty, mkdir(folder, 0o755) != 0, errno != EEXIST {
+                throw CalibrationWriteError(operation: "mkdir", path: folder, errno: errno)
+            }
+        }
+        let bytes = Array(updated(text, device: device, screen: screen, matrix: matrix).utf8)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CalibrationWriteError(operation: "open", path: path, errno: errno) }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw CalibrationWriteError(operation: "write", path: path, errno: errno) }
+            written += count
+        }
+        guard fsync(fd) == 0 else { throw CalibrationWriteError(operation: "fsync", path: path, errno: errno) }
     }
 
     /// A TOML basic string; glob characters in device names are matched literally by fnmatch only when
@@ -61,4 +92,13 @@ public enum CalibrationWriter {
     private static func normalized(_ line: String) -> String {
         line.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "")
     }
+}
+
+/// A system call on the config file that failed: which, on what, and errno's text.
+public struct CalibrationWriteError: Error, CustomStringConvertible {
+    let operation: String
+    let path: String
+    let errno: Int32
+
+    public var description: String { "\(operation) \(path): \(String(cString: strerror(errno))) (errno \(errno))" }
 }

@@ -26,7 +26,7 @@ extension KioskCommand {
             switch CommandLineSettings.parse(settings) {
             case .failure(let errors):
                 FileHandle.standardError.write(Data((errors.description + "\n").utf8))
-                throw ExitCode(2)
+                throw ExitCode(ExitStatus.usage)
             case .success(let parsed):
                 commandLine = parsed
             }
@@ -64,7 +64,7 @@ extension KioskCommand {
             }
             for problem in problems { print(problem) }
             print("\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.problemsFound)
         }
     }
 }

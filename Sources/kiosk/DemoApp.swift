@@ -22,8 +22,13 @@ public final class DemoApp: ApplicationDelegate {
 
     /// The name `app = "demo"` uses.
     nonisolated static let name = "demo"
+    /// The title over the main window: the config's `[app-settings] title`, else the demo's own.
+    let title: String
+    nonisolated static let defaultTitle = "Kiosk · 你好 · مرحبا"
 
-    public init(configuration: KioskConfiguration = .default) {}
+    public init(configuration: KioskConfiguration = .default) {
+        title = configuration.appSettings["title"]?.string ?? Self.defaultTitle
+    }
 
     public func applicationDidFinishLaunching(_ application: Application) {
         let screen = Screen.main
@@ -32,6 +37,7 @@ public final class DemoApp: ApplicationDelegate {
         main.backgroundColor = Color(rgb: 0xF2F2F7)
         main.isOpaque = true
         let content = DemoContentController()
+        content.title.text = title
         content.onTap = { [weak self] in self?.countTap() }
         content.onLongPress = { [weak self] in self?.alertWindow?.makeKeyAndVisible() }
         main.rootViewController = content
@@ -63,7 +69,7 @@ public final class DemoApp: ApplicationDelegate {
         ) { [weak self] _ in
             MainActor.assumeIsolated { self?.layoutWindows() }
         }
-        for other in Screen.screens where other !== screen { screenDidConnect(other) }
+        for other in Screen.screens where other !== screen && other.isConnected { screenDidConnect(other) }
     }
 
     static let statusBarHeight = 40.0
@@ -168,7 +174,7 @@ public final class DemoApp: ApplicationDelegate {
 final class DemoContentController: ViewController {
     var onTap: () -> Void = {}
     var onLongPress: () -> Void = {}
-    let title = Label(text: "Kiosk · 你好 · مرحبا", font: .system(size: 40, weight: .bold))
+    let title = Label(text: DemoApp.defaultTitle, font: .system(size: 40, weight: .bold))
     let subtitle = Label(text: "A UIKit-style window model on DRM/KMS, drawn in software. Touch the button.", font: .system(size: 20))
     let logo = ImageView(image: DemoApp.logo)
     let button = Button(title: "Tap me")

@@ -3,6 +3,7 @@ import DRMDisplay
 import Foundation
 import KioskBackend
 import KioskConfig
+import KioskRuntime
 import LibInputBackend
 
 extension KioskCommand {
@@ -36,7 +37,7 @@ extension KioskCommand {
             let seat = configuration.seat
             do { devices = try MainActor.assumeIsolated { () throws(BackendError) in try LibInputBackend.listDevices(seat: seat) } } catch {
                 FileHandle.standardError.write(Data("kiosk inputs: \(error)\n".utf8))
-                throw ExitCode(1)
+                throw ExitCode(ExitStatus.problemsFound)
             }
             let report = InputReport(devices: devices, screens: screens, rules: configuration.touch)
             print(json ? report.json : report.text, terminator: json ? "\n" : "")

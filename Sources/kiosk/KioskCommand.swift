@@ -10,10 +10,45 @@ struct KioskCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "A kiosk runtime for embedded Linux: UIKit-style windows on DRM/KMS screens, touch through libinput.",
+        discussion: ExitStatus.help,
         version: KioskVersion.string,
         subcommands: [Run.self, Screens.self, Inputs.self, CheckConfig.self, Calibrate.self],
         defaultSubcommand: Run.self
     )
+
+    /// ArgumentParser's own errors (a missing `--screen`, a `--timeout` that is no number) in the kiosk's
+    /// one format and exit status: `kiosk calibrate: missing --screen ... (kiosk calibrate --help)`, status 2,
+    /// like every other wrong command line; help and the version print as usual.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(reporting: error, arguments: arguments)
+        }
+        do {
+            var command = command
+            try command.run()
+        } catch {
+            exit(reporting: error, arguments: arguments)
+        }
+        Foundation.exit(ExitStatus.success)
+    }
+
+    private static func exit(reporting error: Error, arguments: [String]) -> Never {
+        let status = exitCode(for: error)
+        if status == .success || error is ExitCode {
+            // Help, the version, and our own commands' exits (their message is already out).
+            let text = fullMessage(for: error)
+            if !text.isEmpty { print(text) }
+            Foundation.exit(status.rawValue)
+        }
+        let subcommand = arguments.first.flatMap { name in configuration.subcommands.first { $0._commandName == name }?._commandName }
+        let name = ["kiosk", subcommand].compactMap { $0 }.joined(separator: " ")
+        FileHandle.standardError.write(Data("\(name): \(message(for: error)) (\(name) --help)\n".utf8))
+        Foundation.exit(ExitStatus.usage)
+    }
 }
 
 enum KioskVersion {
@@ -46,7 +81,7 @@ extension KioskCommand {
                 FileHandle.standardError.write(
                     Data("kiosk: \"\(first)\" is not a command; the commands are \(commands.joined(separator: ", ")) (kiosk --help)\n".utf8)
                 )
-                throw ExitCode(2)
+                throw ExitCode(ExitStatus.usage)
             }
             KioskRuntime.main(program: "kiosk", arguments: settings, apps: [DemoApp.name: { DemoApp(configuration: $0) }])
         }

@@ -27,11 +27,18 @@ extension KioskCommand {
             } else {
                 print(report.text, terminator: "")
             }
-            if report.cards.isEmpty && !json {
+            // What could not be read is said on stderr (the JSON lists connectors, not cards) and in the status.
+            if report.cards.isEmpty {
                 FileHandle.standardError.write(
                     Data(
-                        "kiosk: no DRM card found (/dev/dri/card*); on a machine without a display `kiosk run` uses the headless backend\n"
+                        "kiosk screens: no DRM card found (/dev/dri/card*); on a machine without a display `kiosk run` uses the headless backend\n"
                             .utf8))
+                throw ExitCode(ExitStatus.problemsFound)
+            }
+            let problems = report.cards.compactMap { card in card.problem.map { "\(card.path): \($0)" } }
+            if !problems.isEmpty {
+                FileHandle.standardError.write(Data(problems.map { "kiosk screens: \($0)\n" }.joined().utf8))
+                throw ExitCode(ExitStatus.problemsFound)
             }
         }
     }
@@ -74,6 +81,6 @@ enum SettingsArguments {
 
     private static func fail(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data((message + "\n").utf8))
-        return ExitCode(2)
+        return ExitCode(ExitStatus.usage)
     }
 }

@@ -24,7 +24,16 @@ import Testing
         #expect(ConnectorName.correction(of: "hdmi-a-1") == "HDMI-A-1")
         #expect(ConnectorName.correction(of: "EDP-1") == "eDP-1")
         #expect(ConnectorName.correction(of: "HDMI-A-1") == nil)
-        #expect(ConnectorName.correction(of: "HDMI-1") == nil)
         #expect(ConnectorName.correction(of: "lobby-tv") == nil)
+        #expect(ConnectorName.correction(of: "HDMI-A-0") == nil)
+    }
+
+    /// X11's names, copied from xrandr on a desktop.
+    @Test(arguments: [
+        ("HDMI1", "HDMI-A-1"), ("HDMI-1", "HDMI-A-1"), ("hdmi2", "HDMI-A-2"), ("DP1", "DP-1"), ("eDP1", "eDP-1"),
+        ("VGA1", "VGA-1"), ("DVI1", "DVI-I-1"), ("LVDS1", "LVDS-1"), ("DSI1", "DSI-1"),
+    ])
+    func x11Spellings(name: String, kernel: String) {
+        #expect(ConnectorName.correction(of: name) == kernel)
     }
 }

@@ -27,12 +27,12 @@ import Testing
 
     private func install(
         _ arguments: [String], stage: URL, prefix: String? = nil,
-        sysconfdir: String? = nil
+        sysconfdir: String? = nil, user: String? = nil
     ) throws -> Deployment.Output {
         try Deployment.run(
             script, arguments,
             environment: [
-                "DESTDIR": stage.path, "PREFIX": prefix, "SYSCONFDIR": sysconfdir, "KIOSK_USER": nil,
+                "DESTDIR": stage.path, "PREFIX": prefix, "SYSCONFDIR": sysconfdir, "KIOSK_USER": user,
                 "SWIFT_BUILD_FLAGS": nil,
             ], in: Deployment.root)
     }
@@ -105,19 +105,51 @@ import Testing
         #expect(try read(config) == "# edited on the board\n")
     }
 
-    @Test func prefixAndSysconfdirReachTheUnit() throws {
+    @Test func prefixAndUserReachTheUnit() throws {
         let folder = try Deployment.temporaryFolder()
         defer { Deployment.remove(folder) }
         let build = try fakeBuild(in: folder)
         let stage = folder.appendingPathComponent("stage")
 
-        let result = try install(
-            ["--no-build", "--build-dir", build.path], stage: stage,
-            prefix: "/opt/kiosk", sysconfdir: "/etc/opt")
+        let result = try install(["--no-build", "--build-dir", build.path], stage: stage, prefix: "/opt/kiosk", user: "signage")
         #expect(result.status == 0, "\(result.all)")
         #expect(files.isExecutableFile(atPath: stage.appendingPathComponent("opt/kiosk/bin/kiosk").path))
-        let unit = try read(stage.appendingPathComponent("etc/opt/systemd/system/kiosk.service"))
-        #expect(unit.contains("\nExecStart=/opt/kiosk/bin/kiosk run --config /etc/opt/kiosk/kiosk.toml\n"))
+        let unit = try read(stage.appendingPathComponent("etc/systemd/system/kiosk.service"))
+        #expect(unit.contains("\nExecStart=/opt/kiosk/bin/kiosk run --config /etc/kiosk/kiosk.toml\n"))
+        #expect(unit.contains("\nUser=signage\n") && !unit.contains("User=kiosk"))
+        #expect(result.stdout.contains("useradd --system --user-group") && result.stdout.contains(" signage\n"))
+    }
+
+    /// An app of your own is installed beside kiosk and the unit runs it, with the same config file.
+    @Test func anAppOfYourOwn() throws {
+        let folder = try Deployment.temporaryFolder()
+        defer { Deployment.remove(folder) }
+        let build = try fakeBuild(in: folder)
+        let app = build.appendingPathComponent("my-app")
+        try "#!/bin/sh\necho app\n".write(to: app, atomically: true, encoding: .utf8)
+        try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: app.path)
+        let stage = folder.appendingPathComponent("stage")
+
+        let result = try install(["--no-build", "--build-dir", build.path, "--app", app.path], stage: stage)
+        #expect(result.status == 0, "\(result.all)")
+        #expect(files.isExecutableFile(atPath: stage.appendingPathComponent("usr/local/bin/my-app").path))
+        #expect(files.isExecutableFile(atPath: stage.appendingPathComponent("usr/local/bin/kiosk").path))
+        let unit = try read(stage.appendingPathComponent("etc/systemd/system/kiosk.service"))
+        #expect(unit.contains("\nExecStart=/usr/local/bin/my-app --config /etc/kiosk/kiosk.toml\n"))
+        let missing = try install(["--no-build", "--build-dir", build.path, "--app", "/nonexistent/app"], stage: stage)
+        #expect(missing.status == 2 && missing.stderr.contains("--app /nonexistent/app is not an executable"))
+    }
+
+    /// systemd and udev read /etc only: a SYSCONFDIR elsewhere would install a unit nothing ever starts.
+    @Test func sysconfdirElsewhereIsRefused() throws {
+        let folder = try Deployment.temporaryFolder()
+        defer { Deployment.remove(folder) }
+        let build = try fakeBuild(in: folder)
+        let result = try install(
+            ["--no-build", "--build-dir", build.path], stage: folder.appendingPathComponent("stage"),
+            sysconfdir: "/opt/kiosk/etc")
+        #expect(result.status == 2 && result.stderr.contains("SYSCONFDIR=/opt/kiosk/etc is not supported"))
+        #expect(!files.fileExists(atPath: folder.appendingPathComponent("stage").path))
     }
 
     @Test func dryRunPrintsAndCreatesNothing() throws {

@@ -4,8 +4,8 @@ import time
 from pathlib import Path
 
 from kioskvm import drm, image
-from kioskvm.scenario import expect
-from scenarios_support import KIOSK, mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, wait_for_frames
+from kioskvm.scenario import expect, note
+from scenarios_support import KIOSK, SEAT, mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, wait_for_frames
 
 GUEST = dict(heads=2)
 TIMEOUT = 420
@@ -93,12 +93,70 @@ def check_two_heads_with_different_modes(guest):
 
 
 def check_fbdev_fallback(guest):
-    # No usable KMS card (the requested device is not one): auto falls back to the DRM driver's /dev/fb0.
-    process, trace = run_kiosk(guest, "--backend auto", env={"KIOSK_DRM_DEVICE": "/dev/null"})
-    wait_for_frames(trace, ["fb0"])
-    shown = image.load(guest.screendump(0, Path(guest.job_dir) / "fbdev.png"))
-    result = stop(process)
+    # No usable KMS card: udev still lists card0, but its node is hidden under an empty /dev/dri, so it cannot
+    # be opened; auto falls back to the DRM driver's /dev/fb0 (which stays where it is).
+    guest.run("mount -t tmpfs hidden-cards /dev/dri").check()
+    try:
+        process, trace = run_kiosk(guest, "--backend auto")
+        wait_for_frames(trace, ["fb0"])
+        shown = image.load(guest.screendump(0, Path(guest.job_dir) / "fbdev.png"))
+        result = stop(process)
+    finally:
+        guest.run("umount /dev/dri").check()
     expect("using the fbdev backend on /dev/fb0" in result.stderr, result.stderr)
-    expect("/dev/null: not a modesetting device" in result.stderr or "/dev/null" in result.stderr, result.stderr)
+    expect("drm: no usable DRM card among /dev/dri/card0" in result.stderr, result.stderr)
     # fbdev reports no refresh rate, so the status bar differs from any headless mode: compare below it.
     same_pixels(shown, reference([("fb0", "1280x800@60")])["fb0"], mask=(0, 0, 1280, 40))
+
+
+NOTIFY_LISTENER = """
+import socket, sys
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+listener.bind(sys.argv[1])
+listener.settimeout(float(sys.argv[2]))
+with open(sys.argv[3], "w") as out:
+    try:
+        while True:
+            out.write(listener.recv(4096).decode() + "\\n")
+            out.flush()
+    except socket.timeout:
+        pass
+"""
+
+
+def notifications(guest, name, command, env, quiet=6):
+    """Runs `command` with NOTIFY_SOCKET set to a listener's socket: (its result, what systemd would have heard)."""
+    script = Path(guest.job_dir) / "notify_listener.py"
+    script.write_text(NOTIFY_LISTENER)
+    heard = Path(guest.job_dir) / f"{name}.notify"
+    listener = guest.spawn(f"exec python3 {guest.guest_path(script)} /tmp/{name}.sock {quiet} {guest.guest_path(heard)}")
+    for _ in range(50):
+        if guest.run(f"test -S /tmp/{name}.sock").ok:
+            break
+        time.sleep(0.1)
+    result = guest.run(command, env={**env, "NOTIFY_SOCKET": f"/tmp/{name}.sock"}, timeout=120)
+    listener.wait(60)
+    return result, heard.read_text().split()
+
+
+def check_a_named_card_that_cannot_be_used_stops_the_kiosk(guest):
+    # The control: a kiosk that starts tells systemd READY=1 through this listener.
+    started, heard = notifications(guest, "control", f"{KIOSK} run --exit-after 2", SEAT)
+    expect(started.status == 0 and "READY=1" in heard, f"{started}; heard {heard}")
+    # A card named by the command line (or the file, or KIOSK_DRM_DEVICE) that cannot be used: exit 3 with
+    # the reason, even under backend auto, and never READY=1 (systemd restarts it and the journal says why).
+    failed, heard = notifications(guest, "named", f"{KIOSK} run --drm-device /dev/dri/card7", SEAT)
+    expect(failed.status == 3, failed)
+    expect("kiosk: error: the drm backend cannot run: /dev/dri/card7:" in failed.stderr, failed.stderr)
+    expect("READY=1" not in heard, f"heard {heard}")
+
+
+def check_libseat_says_why_in_the_log(guest):
+    # LIBSEAT_BACKEND=seatd with no seatd running: the kiosk stops (3) rather than open devices directly, and
+    # libseat's own line, which says why, is in the kiosk's log.
+    r = guest.run(f"{KIOSK} run --backend drm", env={"LIBSEAT_BACKEND": "seatd"}, timeout=60)
+    expect(r.status == 3, r)
+    expect("the seat backend cannot run: libseat_open_seat(LIBSEAT_BACKEND=seatd)" in r.stderr, r.stderr)
+    libseat = [line for line in r.stderr.splitlines() if "notice kiosk.seat:" in line and "[libseat/" in line]
+    expect(any("Could not connect to socket /run/seatd.sock" in line for line in libseat), r.stderr)
+    note(f"libseat said: {libseat[0]}")
