@@ -110,31 +110,33 @@ def check_fbdev_fallback(guest):
 
 
 NOTIFY_LISTENER = """
-import socket, sys
+import os, socket, sys
 listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 listener.bind(sys.argv[1])
-listener.settimeout(float(sys.argv[2]))
-with open(sys.argv[3], "w") as out:
-    try:
-        while True:
+listener.settimeout(0.2)
+with open(sys.argv[2], "w") as out:
+    # Until told to stop (a file beside the output), so a slow start under emulation is still heard.
+    while not os.path.exists(sys.argv[2] + ".stop"):
+        try:
             out.write(listener.recv(4096).decode() + "\\n")
             out.flush()
-    except socket.timeout:
-        pass
+        except socket.timeout:
+            pass
 """
 
 
-def notifications(guest, name, command, env, quiet=6):
+def notifications(guest, name, command, env):
     """Runs `command` with NOTIFY_SOCKET set to a listener's socket: (its result, what systemd would have heard)."""
     script = Path(guest.job_dir) / "notify_listener.py"
     script.write_text(NOTIFY_LISTENER)
     heard = Path(guest.job_dir) / f"{name}.notify"
-    listener = guest.spawn(f"exec python3 {guest.guest_path(script)} /tmp/{name}.sock {quiet} {guest.guest_path(heard)}")
-    for _ in range(50):
+    listener = guest.spawn(f"exec python3 {guest.guest_path(script)} /tmp/{name}.sock {guest.guest_path(heard)}")
+    for _ in range(100):
         if guest.run(f"test -S /tmp/{name}.sock").ok:
             break
         time.sleep(0.1)
     result = guest.run(command, env={**env, "NOTIFY_SOCKET": f"/tmp/{name}.sock"}, timeout=120)
+    Path(str(heard) + ".stop").write_text("")
     listener.wait(60)
     return result, heard.read_text().split()
 
