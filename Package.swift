@@ -37,7 +37,7 @@ let package = Package(
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
         .target(name: "Graphics", dependencies: ["Geometry", "CPixman", "CPangoCairo"], swiftSettings: strict),
-        .target(name: "DRM", dependencies: ["CDRM"], swiftSettings: strict),
+        .target(name: "DRM", dependencies: ["CDRM", "Geometry"], swiftSettings: strict),
         .target(name: "Udev", dependencies: ["CUdev"], swiftSettings: strict),
         .target(name: "Seat", dependencies: ["CLibSeat"], swiftSettings: strict),
         // sd_notify(3) in pure Swift (no libsystemd): READY/WATCHDOG/STOPPING for the systemd unit.

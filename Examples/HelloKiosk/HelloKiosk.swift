@@ -8,7 +8,6 @@
 // displays are up (there may be none yet: windows made on `Screen.main` then appear on the first display
 // that connects), and `screenDidConnect`/`screenDidDisconnect` as displays come and go.
 
-import Foundation
 import KioskKit
 import KioskRuntime
 

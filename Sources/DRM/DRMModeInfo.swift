@@ -1,4 +1,5 @@
 import CDRM
+import Geometry
 
 /// A display mode with its full timings (`drmModeModeInfo`), as the kernel reports and accepts them.
 public struct DRMModeInfo: Hashable, Sendable, CustomStringConvertible {
@@ -45,9 +46,8 @@ public struct DRMModeInfo: Hashable, Sendable, CustomStringConvertible {
         return numerator / denominator
     }
 
-    public var description: String {
-        "\(hdisplay)x\(vdisplay)@\(String(format: "%.3f", refreshRate))\(isInterlaced ? "i" : "")"
-    }
+    /// `1920x1080@60.000i`: `DisplayMode`'s spelling, the project's one.
+    public var description: String { DisplayMode(self).description }
 
     init(_ mode: drmModeModeInfo) {
         var copy = mode
@@ -75,5 +75,12 @@ public struct DRMModeInfo: Hashable, Sendable, CustomStringConvertible {
             raw[bytes.count] = 0
         }
         return mode
+    }
+}
+
+extension DisplayMode {
+    /// The window model's view of a kernel mode: its size, exact refresh and interlacing.
+    public init(_ mode: DRMModeInfo) {
+        self.init(width: mode.width, height: mode.height, refreshRate: mode.refreshRate, isInterlaced: mode.isInterlaced)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The identity of a display from its EDID: manufacturer, model and serial, so a config can follow a
 /// monitor whichever connector it is on.
@@ -33,13 +33,16 @@ public struct EDID: Hashable, Sendable {
             default: break
             }
         }
-        model = name ?? String(format: "0x%04X", productCode)
+        let hex = String(productCode, radix: 16, uppercase: true)
+        model = name ?? "0x" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         serial = serialText ?? (number == 0 ? nil : String(number))
     }
 
     /// Descriptor text ends at a newline and is padded with spaces.
     private static func descriptorText(_ bytes: ArraySlice<UInt8>) -> String? {
-        let text = String(decoding: bytes.prefix { $0 != 0x0A }, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let line = bytes.prefix { $0 != 0x0A }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        let text = String(decoding: line.drop(while: isSpace).reversed().drop(while: isSpace).reversed(), as: UTF8.self)
         return text.isEmpty ? nil : text
     }
 }

@@ -1,5 +1,5 @@
 import DRM
-import Foundation
+import Glibc
 import KioskKit
 
 extension DRMDisplay {

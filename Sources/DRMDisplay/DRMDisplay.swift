@@ -1,7 +1,7 @@
 import DRM
 import Dispatch
-import Foundation
 import Geometry
+import Glibc
 import KioskBackend
 import KioskConfig
 import KioskKit

@@ -113,10 +113,3 @@ public enum OutputPlanner {
         return plan
     }
 }
-
-extension DisplayMode {
-    /// The window model's view of a kernel mode: its size, exact refresh and interlacing.
-    public init(_ mode: DRMModeInfo) {
-        self.init(width: mode.width, height: mode.height, refreshRate: mode.refreshRate, isInterlaced: mode.isInterlaced)
-    }
-}

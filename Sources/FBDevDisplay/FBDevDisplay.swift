@@ -1,6 +1,6 @@
 import CFBDev
 import Dispatch
-import Foundation
+import Glibc
 import KioskBackend
 import KioskConfig
 import KioskKit
@@ -94,7 +94,7 @@ public final class FBDevDisplay: DisplayBackend {
         let start = mapped + Int(variable.yoffset) * Int(fixed.line_length) + Int(variable.xoffset) * 4
         bitmap = Bitmap(wrapping: start, width: width, height: height, stride: Int(fixed.line_length), format: .xrgb8888)
         mode = Screen.Mode(width: width, height: height, refreshRate: Self.refreshRate(variable))
-        let name = URL(fileURLWithPath: path).lastPathComponent
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         screen = Screen(name: name, driver: nil)
         let id = withUnsafeBytes(of: fixed.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         log.info("\(path) (\(id)): \(width)x\(height), stride \(fixed.line_length), \(length) bytes mapped")

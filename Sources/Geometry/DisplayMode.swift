@@ -31,9 +31,6 @@ public struct DisplayMode: Hashable, Sendable, CustomStringConvertible {
     /// The refresh rate with three decimals (`59.940`), as `description` and `kiosk screens --json` write it.
     public var refreshSpelling: String {
         // A driver's nonsense (0 total pixels gives inf) must not trap in a message.
-        guard refreshRate.isFinite, abs(refreshRate) < 1e9 else { return "\(refreshRate)" }
-        let millihertz = Int((refreshRate * 1000).rounded())
-        let fraction = String(abs(millihertz) % 1000)
-        return "\(millihertz / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+        refreshRate.formatted(places: 3)
     }
 }

@@ -35,3 +35,7 @@ func formatted(_ value: Double) -> String {
     if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
     return String(value)
 }
+
+/// Seconds, as Foundation's `TimeInterval` (the same type, so code that imports Foundation too sees no
+/// difference): here so that the window model needs no Foundation.
+public typealias TimeInterval = Double

@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import Geometry
+import Glibc
 import KioskBackend
 import KioskConfig
 import KioskKit

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Geometry
 
 /// Runs its action once things have been quiet for `delay`: every `signal()` restarts the wait, so a burst
 /// of events (a flapping HDMI link, a TV's power cycle) is acted on once, in its final state.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import KioskConfig
 import KioskKit
 import Logging

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 
 /// The running app (as `UIApplication`): its screens, its windows back to front, the key window, and the
@@ -11,9 +11,9 @@ public final class Application: Responder {
     public static var shared = Application()
 
     /// Where screen and window notifications are posted.
-    public let notificationCenter: NotificationCenter
+    public let notificationCenter: NotificationHub
 
-    public init(notificationCenter: NotificationCenter = .default) {
+    public init(notificationCenter: NotificationHub = .default) {
         self.notificationCenter = notificationCenter
         placeholderScreen = Screen(name: "", driver: nil, registered: false)
         super.init()
@@ -329,7 +329,7 @@ public final class Application: Responder {
 extension Application {
     /// Replaces the shared application with a fresh one, for tests and for the runtime's start.
     @discardableResult
-    public static func reset(notificationCenter: NotificationCenter = .default) -> Application {
+    public static func reset(notificationCenter: NotificationHub = NotificationHub()) -> Application {
         shared = Application(notificationCenter: notificationCenter)
         return shared
     }
@@ -338,7 +338,7 @@ extension Application {
 extension Application {
     /// Every screen and window notification with the short event name traces and logs use for it
     /// (`screen.connect`, `window.resign-key`, ...).
-    nonisolated public static let modelNotifications: [(name: Notification.Name, event: String)] = [
+    nonisolated public static let modelNotifications: [(name: NotificationName, event: String)] = [
         (Screen.didConnectNotification, "screen.connect"),
         (Screen.didDisconnectNotification, "screen.disconnect"),
         (Screen.modeDidChangeNotification, "screen.mode"),

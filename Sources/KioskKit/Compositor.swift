@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Glibc
 import Logging
 
 /// Where composed frames go: a display backend's buffers for one screen (DRM dumb buffers, an fbdev

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One input event: the touches of one frame of one device, a key press, or another event without a
 /// position (as `UIEvent`).

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 
 /// One display output: on a board, one DRM/KMS connector (`HDMI-A-1`, `DSI-1`), named as the kernel names it.
@@ -151,11 +151,11 @@ public final class Screen {
 
 extension Screen {
     /// Posted after a screen connects; `object` is the screen.
-    nonisolated public static let didConnectNotification = Notification.Name("KioskScreenDidConnectNotification")
+    nonisolated public static let didConnectNotification = NotificationName("KioskScreenDidConnectNotification")
     /// Posted after a screen disconnects; `object` is the screen.
-    nonisolated public static let didDisconnectNotification = Notification.Name("KioskScreenDidDisconnectNotification")
+    nonisolated public static let didDisconnectNotification = NotificationName("KioskScreenDidDisconnectNotification")
     /// Posted after a connected screen's mode or rotation changed, so its bounds may differ; `object` is the screen.
-    nonisolated public static let modeDidChangeNotification = Notification.Name("KioskScreenModeDidChangeNotification")
+    nonisolated public static let modeDidChangeNotification = NotificationName("KioskScreenModeDidChangeNotification")
 }
 
 extension Screen: CustomStringConvertible {

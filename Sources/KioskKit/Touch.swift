@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One finger on a touchscreen, from down to up (as `UITouch`). The same object is updated for every
 /// frame of the gesture; it stays with the view it began in until it ends or is cancelled.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A rectangle of content and the events in it (as `UIView`). Views form a tree under a window; a view
 /// whose `window` is nil is not visible.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The root of a view tree shown on a screen, stacked with other windows by level (as `UIWindow`).
 ///
@@ -250,13 +250,13 @@ open class Window: View {
 
 extension Window {
     /// Posted when a window is shown (`isHidden` became false); `object` is the window.
-    nonisolated public static let didBecomeVisibleNotification = Notification.Name("KioskWindowDidBecomeVisibleNotification")
+    nonisolated public static let didBecomeVisibleNotification = NotificationName("KioskWindowDidBecomeVisibleNotification")
     /// Posted when a window is hidden; `object` is the window.
-    nonisolated public static let didBecomeHiddenNotification = Notification.Name("KioskWindowDidBecomeHiddenNotification")
+    nonisolated public static let didBecomeHiddenNotification = NotificationName("KioskWindowDidBecomeHiddenNotification")
     /// Posted when a window became the key window; `object` is the window.
-    nonisolated public static let didBecomeKeyNotification = Notification.Name("KioskWindowDidBecomeKeyNotification")
+    nonisolated public static let didBecomeKeyNotification = NotificationName("KioskWindowDidBecomeKeyNotification")
     /// Posted when a window stopped being the key window; `object` is the window.
-    nonisolated public static let didResignKeyNotification = Notification.Name("KioskWindowDidResignKeyNotification")
+    nonisolated public static let didResignKeyNotification = NotificationName("KioskWindowDidResignKeyNotification")
 }
 
 /// What the compositor is told about changes to windows and views. Internal: the compositor lives in this module.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import KioskConfig
 import KioskKit
 import Logging
@@ -17,7 +17,7 @@ extension KioskRuntime {
     /// ```
     public nonisolated static func main(
         program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.current(),
         app: @escaping AppMaker
     ) -> Never {
         main(program: program, arguments: arguments, environment: environment, apps: nil) { app($0) }
@@ -26,7 +26,7 @@ extension KioskRuntime {
     /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary).
     public nonisolated static func main(
         program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.current(),
         apps: [String: AppMaker]
     ) -> Never {
         main(program: program, arguments: arguments, environment: environment, apps: apps.keys.sorted()) { configuration in
@@ -45,7 +45,7 @@ extension KioskRuntime {
         let source: ConfigurationSource
         switch loadConfiguration(arguments: arguments, environment: environment, apps: apps) {
         case .failure(let message):
-            FileHandle.standardError.write(Data((message.description + "\n").utf8))
+            StandardError.write(message.description)
             exit(ExitStatus.usage)
         case .success(let loaded):
             source = loaded.source
@@ -56,7 +56,7 @@ extension KioskRuntime {
                 do {
                     try runtime.run()
                 } catch {
-                    FileHandle.standardError.write(Data("\(program): error: \(error)\n".utf8))
+                    StandardError.write("\(program): error: \(error)")
                     exit(ExitStatus.cannotRun)
                 }
             }

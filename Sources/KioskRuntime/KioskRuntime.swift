@@ -1,7 +1,7 @@
 import DRMDisplay
 import Dispatch
 import FBDevDisplay
-import Foundation
+import Glibc
 import HeadlessDisplay
 import KioskBackend
 import KioskConfig
@@ -50,7 +50,7 @@ public final class KioskRuntime {
     private var signalSources: [DispatchSourceSignal] = []
     /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
     private var fallbackWarning: String?
-    private var tokens: [NSObjectProtocol] = []
+    private var observations: [NotificationObservation] = []
     private let log = Logger(label: "kiosk.runtime")
 
     public init(
@@ -69,7 +69,7 @@ public final class KioskRuntime {
             trace = try Trace(path: tracePath, application: application)
         }
         let seatName = configuration.seat
-        let environment = source?.environment ?? ProcessInfo.processInfo.environment
+        let environment = source?.environment ?? ProcessEnvironment.current()
         context = BackendContext(configuration: configuration, application: application) { () throws(BackendError) in
             try SeatSessions.open(seatName: seatName, environment: environment)
         }
@@ -251,19 +251,16 @@ public final class KioskRuntime {
     private func observeScreens() {
         let center = application.notificationCenter
         for name in [Screen.didConnectNotification, Screen.didDisconnectNotification, Screen.modeDidChangeNotification] {
-            tokens.append(
-                center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                    nonisolated(unsafe) let object = note.object
-                    MainActor.assumeIsolated {
-                        guard let self else { return }
-                        // Mapping decisions depend on which screens exist.
-                        self.router?.remap()
-                        // Screens found at start are the app's to see in applicationDidFinishLaunching
-                        // (Screen.screens); only later connects are news.
-                        guard self.hasLaunched, let screen = object as? Screen else { return }
-                        if name == Screen.didConnectNotification { self.delegate.screenDidConnect(screen) }
-                        if name == Screen.didDisconnectNotification { self.delegate.screenDidDisconnect(screen) }
-                    }
+            observations.append(
+                center.addObserver(forName: name) { [weak self] note in
+                    guard let self else { return }
+                    // Mapping decisions depend on which screens exist.
+                    self.router?.remap()
+                    // Screens found at start are the app's to see in applicationDidFinishLaunching
+                    // (Screen.screens); only later connects are news.
+                    guard self.hasLaunched, let screen = note.object as? Screen else { return }
+                    if name == Screen.didConnectNotification { self.delegate.screenDidConnect(screen) }
+                    if name == Screen.didDisconnectNotification { self.delegate.screenDidDisconnect(screen) }
                 })
         }
     }

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import KioskConfig
 import KioskKit
 import Logging
 import SystemdNotify
@@ -15,7 +15,7 @@ final class ServiceManager {
     private var watchdogTimer: (any DispatchSourceTimer)?
     private let log = Logger(label: "kiosk.systemd")
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(environment: [String: String] = ProcessEnvironment.current()) {
         notifier = SystemdNotifier.fromEnvironment(environment)
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import KioskKit
 import Logging
 
@@ -10,7 +10,7 @@ final class Trace {
     private let descriptor: Int32
     private let path: String
     private let application: Application
-    private var tokens: [NSObjectProtocol] = []
+    private var observations: [NotificationObservation] = []
     /// A write failed: said once, loudly; later failures are counted.
     private var lostLines = 0
     private let log = Logger(label: "kiosk.trace")
@@ -37,25 +37,19 @@ final class Trace {
         self.application = application
         let center = application.notificationCenter
         for (name, event) in Application.modelNotifications {
-            tokens.append(
-                center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                    nonisolated(unsafe) let object = note.object
-                    // The window model posts on the main actor, synchronously.
-                    MainActor.assumeIsolated { self?.record(event, object: object) }
-                })
+            observations.append(center.addObserver(forName: name) { [weak self] note in self?.record(event, object: note.object) })
         }
         application.touchDeliveryObserver = { [weak self] touch in self?.record(touch) }
     }
 
     func stop() {
-        for token in tokens { application.notificationCenter.removeObserver(token) }
-        tokens = []
+        observations = []
         application.touchDeliveryObserver = nil
         if lostLines > 0 { log.error("trace \(path): \(lostLines) line(s) could not be written") }
         close(descriptor)
     }
 
-    private func record(_ event: String, object: Any?) {
+    private func record(_ event: String, object: AnyObject?) {
         var line = JSONLine([("event", .string(event))])
         if let screen = object as? Screen {
             line.append("screen", .string(screen.name))

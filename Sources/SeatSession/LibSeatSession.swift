@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Glibc
 import KioskBackend
 import Logging
 import Seat
@@ -26,7 +26,7 @@ public final class LibSeatSession: DeviceSession {
     }
 
     /// Opens the seat and waits (at most `timeout`) for it to be enabled, which is when devices may be opened.
-    public static func open(backend: String?, timeout: TimeInterval = 10) throws(BackendError) -> LibSeatSession {
+    public static func open(backend: String?, timeout: Duration = .seconds(10)) throws(BackendError) -> LibSeatSession {
         // The callbacks fire inside dispatch(), on the main actor; the session object does not exist yet
         // when the seat is made, so they go through this box.
         final class Box { weak var session: LibSeatSession? }
@@ -41,18 +41,18 @@ public final class LibSeatSession: DeviceSession {
         }
         let session = LibSeatSession(seat: seat, kind: "libseat (\(backend ?? "auto"))")
         box.session = session
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + timeout
         // The first enable may already wait in libseat's buffer, where the fd will never signal it.
         do {
             _ = try seat.dispatch(timeout: 0)
-            while !seat.isEnabled && Date() < deadline {
+            while !seat.isEnabled && ContinuousClock.now < deadline {
                 _ = try seat.dispatch(timeout: 100)
             }
         } catch {
             throw .failed("seat", "\(error)")
         }
         guard seat.isEnabled else {
-            throw .failed("seat", "seat \(seat.name) was not enabled within \(Int(timeout)) s (is another session active?)")
+            throw .failed("seat", "seat \(seat.name) was not enabled within \(timeout) (is another session active?)")
         }
         session.isStarting = false
         session.log.info("seat \(seat.name) enabled (LIBSEAT_BACKEND=\(backend ?? "auto"))")

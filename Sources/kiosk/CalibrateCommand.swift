@@ -1,6 +1,6 @@
 import ArgumentParser
 import Dispatch
-import Foundation
+import Glibc
 import KioskConfig
 import KioskRuntime
 
@@ -47,24 +47,23 @@ extension KioskCommand {
                 let app = CalibrationApp(screenName: screenName) { result in
                     switch result {
                     case .failure(let error):
-                        FileHandle.standardError.write(Data("kiosk calibrate: \(error)\n".utf8))
+                        StandardError.write("kiosk calibrate: \(error)")
                         runtime?.stop(reason: "calibration failed", status: ExitStatus.problemsFound)
                     case .success(let (matrix, _)):
                         let device = runtime?.lastTouchDeviceName
-                        let out = FileHandle.standardOutput
-                        out.write(Data("calibration = \(Calibration.configSpelling(matrix))\n".utf8))
-                        out.write(Data("LIBINPUT_CALIBRATION_MATRIX=\"\(Calibration.udevSpelling(matrix))\"\n".utf8))
+                        StandardOutput.write("calibration = \(Calibration.configSpelling(matrix))")
+                        StandardOutput.write("LIBINPUT_CALIBRATION_MATRIX=\"\(Calibration.udevSpelling(matrix))\"")
                         if write {
                             guard let device else {
-                                FileHandle.standardError.write(Data("kiosk calibrate: no device name to save the calibration under\n".utf8))
+                                StandardError.write("kiosk calibrate: no device name to save the calibration under")
                                 runtime?.stop(reason: "calibration not saved", status: ExitStatus.problemsFound)
                                 return
                             }
                             do {
                                 try CalibrationWriter.write(path: path, device: device, screen: screenName, matrix: matrix)
-                                out.write(Data("saved for \"\(device)\" on \(screenName) in \(path)\n".utf8))
+                                StandardOutput.write("saved for \"\(device)\" on \(screenName) in \(path)")
                             } catch {
-                                FileHandle.standardError.write(Data("kiosk calibrate: cannot save the calibration: \(error)\n".utf8))
+                                StandardError.write("kiosk calibrate: cannot save the calibration: \(error)")
                                 runtime?.stop(reason: "calibration not saved", status: ExitStatus.problemsFound)
                             }
                         }
@@ -76,17 +75,16 @@ extension KioskCommand {
                 runtime = kiosk
                 DispatchQueue.main.asyncAfter(deadline: .now() + timeout) {
                     MainActor.assumeIsolated { () -> Void in
-                        FileHandle.standardError.write(
-                            Data(
-                                "kiosk calibrate: timed out after \(timeout) s with \(app.tapsRecorded) of \(Calibration.targets.count) targets tapped\n"
-                                    .utf8))
+                        StandardError.write(
+                            "kiosk calibrate: timed out after \(timeout) s with \(app.tapsRecorded) of \(Calibration.targets.count) targets tapped"
+                        )
                         kiosk.stop(reason: "calibration timed out", status: ExitStatus.problemsFound)
                     }
                 }
                 do {
                     try kiosk.run()
                 } catch {
-                    FileHandle.standardError.write(Data("kiosk calibrate: error: \(error)\n".utf8))
+                    StandardError.write("kiosk calibrate: error: \(error)")
                     throw ExitCode(ExitStatus.cannotRun)
                 }
             }

@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import KioskKit
+import KioskRuntime
 
 /// The calibration matrix libinput applies to a touchscreen's normalized position, fitted from taps on
 /// known targets: `x' = a*x + b*y + c`, `y' = d*x + e*y + f` (udev's `LIBINPUT_CALIBRATION_MATRIX`
@@ -63,10 +64,10 @@ public enum Calibration {
     ]
 
     /// `1.000000 0.000000 ...` as udev's `LIBINPUT_CALIBRATION_MATRIX` takes it.
-    public static func udevSpelling(_ m: [Double]) -> String { m.map { String(format: "%.6f", $0) }.joined(separator: " ") }
+    public static func udevSpelling(_ m: [Double]) -> String { m.map { $0.formatted(places: 6) }.joined(separator: " ") }
 
     /// `[1.0, 0.0, ...]` as the config's `calibration` takes it.
-    public static func configSpelling(_ m: [Double]) -> String { "[" + m.map { String(format: "%.6f", $0) }.joined(separator: ", ") + "]" }
+    public static func configSpelling(_ m: [Double]) -> String { "[" + m.map { $0.formatted(places: 6) }.joined(separator: ", ") + "]" }
 }
 
 /// `kiosk calibrate`: a white window on one screen showing one target at a time; each tap is recorded
@@ -122,7 +123,7 @@ public final class CalibrationApp: ApplicationDelegate {
         marker.center = point
         instructions?.text = "Tap the centre of the cross (\(index + 1) of \(Calibration.targets.count))"
         // Machine-readable for scripts and tests: the target in logical screen points.
-        FileHandle.standardOutput.write(Data("TARGET \(index + 1) \(Int(point.x)) \(Int(point.y))\n".utf8))
+        StandardOutput.write("TARGET \(index + 1) \(Int(point.x)) \(Int(point.y))")
     }
 
     private var deviceName: String?

@@ -1,25 +1,25 @@
-import Foundation
+import Glibc
 
 /// Saves a calibration into the config file as a `[[touch]]` entry for the device, editing the text so
 /// the person's comments and layout stay as they were: the entry whose `match` is the device's name gets
 /// its `calibration` line replaced (or added); without one, an entry is appended.
 public enum CalibrationWriter {
     public static func updated(_ text: String, device: String, screen: String, matrix: [Double]) -> String {
-        var lines = text.components(separatedBy: "\n")
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let calibrationLine = "calibration = \(Calibration.configSpelling(matrix))"
         let matchLine = "match = \(quoted(device))"
         var index = 0
         while index < lines.count {
-            guard lines[index].trimmingCharacters(in: .whitespaces) == "[[touch]]" else {
+            guard trimmed(lines[index]) == "[[touch]]" else {
                 index += 1
                 continue
             }
             // The entry runs to the next table header.
             var end = index + 1
-            while end < lines.count, !lines[end].trimmingCharacters(in: .whitespaces).hasPrefix("[") { end += 1 }
+            while end < lines.count, !trimmed(lines[end]).hasPrefix("[") { end += 1 }
             let body = index + 1..<end
             if let match = body.first(where: { normalized(lines[$0]) == normalized(matchLine) }) {
-                if let existing = body.first(where: { lines[$0].trimmingCharacters(in: .whitespaces).hasPrefix("calibration") }) {
+                if let existing = body.first(where: { trimmed(lines[$0]).hasPrefix("calibration") }) {
                     lines[existing] = calibrationLine
                 } else {
                     lines.insert(calibrationLine, at: match + 1)
@@ -89,8 +89,15 @@ public enum CalibrationWriter {
         return "\"" + escaped + "\""
     }
 
+    /// Without the spaces and tabs around it.
+    private static func trimmed(_ line: String) -> Substring {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = line.firstIndex(where: { !isBlank($0) }), let last = line.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return line[first...last]
+    }
+
     private static func normalized(_ line: String) -> String {
-        line.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "")
+        line.filter { $0 != " " && $0 != "\t" }
     }
 }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DRMDisplay
-import Foundation
 import Geometry
+import Glibc
 import KioskConfig
 import KioskRuntime
 
@@ -25,13 +25,13 @@ extension KioskCommand {
             let commandLine: CommandLineSettings
             switch CommandLineSettings.parse(settings) {
             case .failure(let errors):
-                FileHandle.standardError.write(Data((errors.description + "\n").utf8))
+                StandardError.write(errors.description)
                 throw ExitCode(ExitStatus.usage)
             case .success(let parsed):
                 commandLine = parsed
             }
             var source = ConfigurationSource(
-                commandLine: commandLine, environment: ProcessInfo.processInfo.environment,
+                commandLine: commandLine, environment: ProcessEnvironment.current(),
                 vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
             // A file to check must exist, wherever its name came from.
             if source.commandLine.configPath == nil { source.commandLine.configPath = source.path }

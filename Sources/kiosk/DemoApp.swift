@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Glibc
 import KioskConfig
 import KioskKit
 
@@ -18,7 +18,7 @@ public final class DemoApp: ApplicationDelegate {
     private var taps = 0
     private var externalWindows: [ObjectIdentifier: Window] = [:]
     private var clock: DispatchSourceTimer?
-    private var modeObserver: NSObjectProtocol?
+    private var modeObserver: NotificationObservation?
 
     /// The name `app = "demo"` uses.
     nonisolated static let name = "demo"
@@ -63,11 +63,8 @@ public final class DemoApp: ApplicationDelegate {
         showAlert(on: screen)
         layoutWindows()
         // A mode change or rotation of the main screen moves the status bar and the alert with it.
-        modeObserver = application.notificationCenter.addObserver(
-            forName: Screen.modeDidChangeNotification, object: nil,
-            queue: nil
-        ) { [weak self] _ in
-            MainActor.assumeIsolated { self?.layoutWindows() }
+        modeObserver = application.notificationCenter.addObserver(forName: Screen.modeDidChangeNotification) { [weak self] _ in
+            self?.layoutWindows()
         }
         for other in Screen.screens where other !== screen && other.isConnected { screenDidConnect(other) }
     }
@@ -147,21 +144,30 @@ public final class DemoApp: ApplicationDelegate {
 
     private func updateStatus() {
         guard let statusLabel, let screen = mainWindow?.screen else { return }
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm"
-        let mode = screen.currentMode.map { "\($0.width)x\($0.height)@\(String(format: "%.2f", $0.refreshRate))" } ?? "off"
-        statusLabel.text = "\(formatter.string(from: Date()))   \(screen.name)   \(mode)"
+        let mode = screen.currentMode.map { "\($0.width)x\($0.height)@\($0.refreshRate.formatted(places: 2))" } ?? "off"
+        statusLabel.text = "\(Self.localTime())   \(screen.name)   \(mode)"
     }
 
     /// The clock shows minutes, so it wakes once a minute, on the minute: an idle kiosk stays idle.
     private func startClock() {
         let timer = DispatchSource.makeTimerSource(queue: .main)
-        let now = Date().timeIntervalSince1970
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let now = Double(wall.tv_sec) + Double(wall.tv_nsec) / 1e9
         let nextMinute = (now / 60).rounded(.down) * 60 + 60
         timer.schedule(deadline: .now() + (nextMinute - now), repeating: 60, leeway: .seconds(1))
         timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.updateStatus() } }
         timer.resume()
         clock = timer
+    }
+
+    /// `HH:mm` in the system's time zone (`localtime_r`, which reads TZ and /etc/localtime).
+    static func localTime() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(parts.tm_hour)):\(two(parts.tm_min))"
     }
 
     /// The demo's logo, a PNG compiled into the runtime.

@@ -1,5 +1,5 @@
-import Foundation
 import Geometry
+import Glibc
 import KioskBackend
 import KioskConfig
 import KioskRuntime
@@ -56,7 +56,7 @@ struct InputReport {
     var json: String {
         let items = entries.map { entry -> String in
             let device = entry.device
-            let capabilities = device.capabilities.description.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let capabilities = device.capabilities.description.split(separator: ",").map { String($0.drop { $0 == " " }) }
             var line = JSONLine([
                 ("sysname", .string(device.sysname)), ("devnode", entry.devnode.map { .string($0) } ?? .null),
                 ("name", .string(device.name)), ("vendor", .string(String(device.vendorProduct.prefix(4)))),

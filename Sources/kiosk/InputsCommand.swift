@@ -1,6 +1,6 @@
 import ArgumentParser
 import DRMDisplay
-import Foundation
+import Glibc
 import KioskBackend
 import KioskConfig
 import KioskRuntime
@@ -36,7 +36,7 @@ extension KioskCommand {
             // ArgumentParser calls run() on the main thread; libinput lives on the main actor.
             let seat = configuration.seat
             do { devices = try MainActor.assumeIsolated { () throws(BackendError) in try LibInputBackend.listDevices(seat: seat) } } catch {
-                FileHandle.standardError.write(Data("kiosk inputs: \(error)\n".utf8))
+                StandardError.write("kiosk inputs: \(error)")
                 throw ExitCode(ExitStatus.problemsFound)
             }
             let report = InputReport(devices: devices, screens: screens, rules: configuration.touch)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import KioskConfig
 import KioskKit
 import KioskRuntime
@@ -33,7 +33,7 @@ struct KioskCommand: ParsableCommand {
         } catch {
             exit(reporting: error, arguments: arguments)
         }
-        Foundation.exit(ExitStatus.success)
+        Glibc.exit(ExitStatus.success)
     }
 
     private static func exit(reporting error: Error, arguments: [String]) -> Never {
@@ -42,12 +42,12 @@ struct KioskCommand: ParsableCommand {
             // Help, the version, and our own commands' exits (their message is already out).
             let text = fullMessage(for: error)
             if !text.isEmpty { print(text) }
-            Foundation.exit(status.rawValue)
+            Glibc.exit(status.rawValue)
         }
         let subcommand = arguments.first.flatMap { name in configuration.subcommands.first { $0._commandName == name }?._commandName }
         let name = ["kiosk", subcommand].compactMap { $0 }.joined(separator: " ")
-        FileHandle.standardError.write(Data("\(name): \(message(for: error)) (\(name) --help)\n".utf8))
-        Foundation.exit(ExitStatus.usage)
+        StandardError.write("\(name): \(message(for: error)) (\(name) --help)")
+        Glibc.exit(ExitStatus.usage)
     }
 }
 
@@ -78,9 +78,8 @@ extension KioskCommand {
         func run() throws {
             if let first = settings.first, !first.hasPrefix("-") {
                 let commands = KioskCommand.configuration.subcommands.map { $0._commandName }
-                FileHandle.standardError.write(
-                    Data("kiosk: \"\(first)\" is not a command; the commands are \(commands.joined(separator: ", ")) (kiosk --help)\n".utf8)
-                )
+                StandardError.write(
+                    "kiosk: \"\(first)\" is not a command; the commands are \(commands.joined(separator: ", ")) (kiosk --help)")
                 throw ExitCode(ExitStatus.usage)
             }
             KioskRuntime.main(program: "kiosk", arguments: settings, apps: [DemoApp.name: { DemoApp(configuration: $0) }])

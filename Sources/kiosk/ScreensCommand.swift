@@ -1,6 +1,5 @@
 import ArgumentParser
 import DRMDisplay
-import Foundation
 import KioskConfig
 import KioskRuntime
 
@@ -29,15 +28,14 @@ extension KioskCommand {
             }
             // What could not be read is said on stderr (the JSON lists connectors, not cards) and in the status.
             if report.cards.isEmpty {
-                FileHandle.standardError.write(
-                    Data(
-                        "kiosk screens: no DRM card found (/dev/dri/card*); on a machine without a display `kiosk run` uses the headless backend\n"
-                            .utf8))
+                StandardError.write(
+                    "kiosk screens: no DRM card found (/dev/dri/card*); on a machine without a display `kiosk run` uses the headless backend"
+                )
                 throw ExitCode(ExitStatus.problemsFound)
             }
             let problems = report.cards.compactMap { card in card.problem.map { "\(card.path): \($0)" } }
             if !problems.isEmpty {
-                FileHandle.standardError.write(Data(problems.map { "kiosk screens: \($0)\n" }.joined().utf8))
+                StandardError.write(problems.map { "kiosk screens: \($0)" }.joined(separator: "\n"))
                 throw ExitCode(ExitStatus.problemsFound)
             }
         }
@@ -53,7 +51,7 @@ enum SettingsArguments {
             throw fail(errors.description)
         case .success(let commandLine):
             return ConfigurationSource(
-                commandLine: commandLine, environment: ProcessInfo.processInfo.environment,
+                commandLine: commandLine, environment: ProcessEnvironment.current(),
                 vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
         }
     }
@@ -80,7 +78,7 @@ enum SettingsArguments {
     }
 
     private static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardError.write(message)
         return ExitCode(ExitStatus.usage)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// A window whose root view records each touch call with the touches' locations, on a 1280x800 screen.
 @MainActor
 final class InputBed {
-    let center = NotificationCenter()
+    let center = NotificationHub()
     let app: Application
     let display = InMemoryDisplayBackend()
     let clock = ManualClock()

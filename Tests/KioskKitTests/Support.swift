@@ -6,29 +6,28 @@ import Foundation
 /// every screen and window notification in order as `"<event> <name>"` lines.
 @MainActor
 final class TestBed {
-    let center = NotificationCenter()
+    let center = NotificationHub()
     let app: Application
+    private var observations: [NotificationObservation] = []
     let backend = InMemoryDisplayBackend()
     private(set) var log: [String] = []
 
     init(screens: [String] = ["HDMI-A-1"]) {
         app = Application.reset(notificationCenter: center)
         for (name, event) in Application.modelNotifications {
-            _ = center.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                nonisolated(unsafe) let object = note.object
-                // The model posts synchronously on the main actor.
-                MainActor.assumeIsolated {
+            // The model posts synchronously on the main actor.
+            observations.append(
+                center.addObserver(forName: name) { [weak self] note in
                     let label: String
-                    if let screen = object as? Screen {
+                    if let screen = note.object as? Screen {
                         label = screen.name
-                    } else if let view = object as? View {
+                    } else if let view = note.object as? View {
                         label = view.displayName
                     } else {
                         label = "?"
                     }
                     self?.log.append("\(event) \(label)")
-                }
-            }
+                })
         }
         for name in screens { backend.connect(name, modes: Modes.standard) }
         log = []

@@ -276,7 +276,7 @@ final class NotifySocket {
 
     /// `[app-settings] title` reaches the demo, which shows it.
     @MainActor @Test func appSettingsReachTheDemo() throws {
-        let center = NotificationCenter()
+        let center = NotificationHub()
         let application = Application.reset(notificationCenter: center)
         let display = InMemoryDisplayBackend()
         display.connect("HDMI-A-1", modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)])
