@@ -33,6 +33,8 @@ let package = Package(
         .systemLibrary(name: "CLibSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        // libdispatch's main-queue interface for an event loop of our own (KioskRuntime's MainLoop).
+        .systemLibrary(name: "CDispatchMainQueue"),
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
@@ -111,8 +113,7 @@ let package = Package(
             name: "KioskRuntime",
             dependencies: [
                 "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend",
-                "SeatSession",
-                "SystemdNotify",
+                "SeatSession", "SystemdNotify", "CDispatchMainQueue",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 
@@ -142,7 +143,8 @@ let package = Package(
             resources: [.copy("Fixtures")], swiftSettings: strict),
         // The golden images are read from the source tree (#filePath), where failures write theirs beside them.
         .testTarget(name: "KioskKitTests", dependencies: ["KioskKit"], exclude: ["Golden"], swiftSettings: strict),
-        .testTarget(name: "KioskConfigTests", dependencies: ["KioskConfig"], swiftSettings: strict),
+        .testTarget(
+            name: "KioskConfigTests", dependencies: ["KioskConfig", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: strict),
         .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend"], swiftSettings: strict),
         .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig"], swiftSettings: strict),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk"], swiftSettings: strict),

@@ -54,6 +54,8 @@ public final class Compositor: WindowChangeObserver {
     public var isOpaqueCullingEnabled = true
     /// Called after a frame was composed for a screen (the runtime uses it for sd_notify READY=1).
     public var frameObserver: ((Screen) -> Void)?
+    /// Called when a frame of a screen is on the display (after its page flip), with the screen.
+    public var presentationObserver: ((Screen) -> Void)?
 
     private var states: [ObjectIdentifier: ScreenState] = [:]
     private var frameScheduled = false
@@ -87,6 +89,7 @@ public final class Compositor: WindowChangeObserver {
     /// The output finished showing the last frame of `screen`; the next one may start.
     public func framePresented(on screen: Screen) {
         guard let state = states[ObjectIdentifier(screen)] else { return }
+        presentationObserver?(screen)
         state.inFlight = false
         if state.needsFrame { scheduleRun() }
     }

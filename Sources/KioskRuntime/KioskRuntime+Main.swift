@@ -48,11 +48,14 @@ extension KioskRuntime {
             StandardError.write(message.description)
             exit(ExitStatus.usage)
         case .success(let loaded):
+            var timeline = StartupTimeline()
+            timeline.record(.configuration)
             source = loaded.source
             RuntimeLogging.bootstrap(level: loaded.configuration.logLevel)
             logSource(source, configuration: loaded.configuration)
             MainActor.assumeIsolated { () -> Never in
-                let runtime = KioskRuntime(configuration: loaded.configuration, source: source, delegate: make(loaded.configuration))
+                let runtime = KioskRuntime(
+                    configuration: loaded.configuration, source: source, delegate: make(loaded.configuration), timeline: timeline)
                 do {
                     try runtime.run()
                 } catch {

@@ -39,6 +39,8 @@ public final class KioskRuntime {
     public let application: Application
     /// Touch calibration off (identity) on every device: `kiosk calibrate` records raw positions.
     public var calibrationOff = false
+    /// When each phase of the start was reached (the trace's `startup` lines).
+    public private(set) var timeline: StartupTimeline
     public private(set) var display: (any DisplayBackend)?
     public private(set) var compositor: Compositor?
     private var input: (any InputBackend)?
@@ -55,8 +57,9 @@ public final class KioskRuntime {
 
     public init(
         configuration: KioskConfiguration, source: ConfigurationSource? = nil, delegate: any ApplicationDelegate,
-        application: Application = .shared
+        application: Application = .shared, timeline: StartupTimeline = StartupTimeline()
     ) {
+        self.timeline = timeline
         self.configuration = configuration
         self.source = source
         self.delegate = delegate
@@ -68,6 +71,7 @@ public final class KioskRuntime {
         if let tracePath = configuration.tracePath {
             trace = try Trace(path: tracePath, application: application)
         }
+        for (phase, _) in timeline.reached { trace?.recordStartup(phase, milliseconds: timeline.milliseconds(phase) ?? 0) }
         let seatName = configuration.seat
         let environment = source?.environment ?? ProcessEnvironment.current()
         context = BackendContext(configuration: configuration, application: application) { () throws(BackendError) in
@@ -75,24 +79,38 @@ public final class KioskRuntime {
         }
         let display = try makeDisplay()
         self.display = display
+        reached(.backend)
         let compositor = Compositor(output: display, application: application)
         self.compositor = compositor
         display.compositor = compositor
         compositor.frameObserver = { [weak self] screen in
             guard let self else { return }
+            self.reached(.firstFrame)
             self.trace?.recordFrame(on: screen, number: compositor.framesComposed(on: screen))
             self.service.ready(status: self.statusLine())
+        }
+        compositor.presentationObserver = { [weak self] _ in
+            guard let self, self.timeline.milliseconds(.firstFlip) == nil else { return }
+            self.reached(.firstFlip)
+            // The first frame is on the display: now the input devices, which it did not need.
+            if display.drivesDisplays { DispatchQueue.main.async { MainActor.assumeIsolated { self.startInput() } } }
         }
         observeScreens()
         application.preferredMainScreenName = configuration.primary
         display.start()
-        // Input comes with real displays only: the headless backend runs on development machines, where
-        // opening a seat as root would take over the console (libseat's builtin backend).
-        if display.drivesDisplays { startInput() }
+        reached(.displays)
         routeSessionEvents()
         installSignalHandlers()
         delegate.applicationDidFinishLaunching(application)
         hasLaunched = true
+        reached(.launched)
+        // The first frame (on the next turn of the main queue) lays text out: fontconfig's start, measured.
+        TextLayout.prepareFonts()
+        reached(.fonts)
+        // Input comes with real displays only (the headless backend runs on development machines, where
+        // opening a seat as root would take over the console), after the first frame is on the display;
+        // with no display connected there is no first frame to wait for.
+        if display.drivesDisplays && application.connectedScreens.isEmpty { startInput() }
         service.start()
         if application.connectedScreens.isEmpty { service.ready(status: statusLine()) }
         if let seconds = configuration.exitAfter {
@@ -132,17 +150,20 @@ public final class KioskRuntime {
     }
 
     private func startInput() {
-        guard let display else { return }
+        guard let display, input == nil else { return }
         let router = InputRouter(application: application, configuration: configuration) { name in
             display.screens.first { $0.name == name }
         }
         router.calibrationOff = calibrationOff
         do {
             let input = try Self.inputBackend.init(context: context, router: router)
-            try input.start()
             self.input = input
             self.router = router
+            try input.start()
+            reached(.input)
         } catch {
+            self.input = nil
+            self.router = nil
             log.error("input is off: \(error)")
         }
     }
@@ -158,6 +179,12 @@ public final class KioskRuntime {
             self?.display?.resume()
             self?.input?.resume()
         }
+    }
+
+    /// Records a phase of the start (once), in the log and the trace.
+    private func reached(_ phase: StartupTimeline.Phase) {
+        guard let milliseconds = timeline.record(phase) else { return }
+        trace?.recordStartup(phase, milliseconds: milliseconds)
     }
 
     /// The name of the device of the last touch-down.
@@ -229,10 +256,10 @@ public final class KioskRuntime {
 
     // MARK: Running and stopping
 
-    /// Starts and runs the main queue forever (until a signal stops the process).
+    /// Starts and runs the main queue on the main thread forever (until a signal stops the process).
     public func run() throws(RuntimeError) -> Never {
         try start()
-        dispatchMain()
+        MainLoop.run()
     }
 
     /// Writes the last frames, closes the trace and exits with `status`.

@@ -90,6 +90,12 @@ final class Trace {
         write(JSONLine([("event", .string("frame")), ("screen", .string(screen.name)), ("number", .integer(number))]))
     }
 
+    /// A phase of the start reached, in milliseconds since exec.
+    func recordStartup(_ phase: StartupTimeline.Phase, milliseconds: Double) {
+        write(
+            JSONLine([("event", .string("startup")), ("phase", .string(phase.rawValue)), ("ms", .raw(milliseconds.formatted(places: 1)))]))
+    }
+
     /// A reload: the keys applied, those that need a restart, and the problems of a rejected file.
     func recordReload(applied: [String], needsRestart: [String], problems: Int) {
         func list(_ keys: [String]) -> JSONLine.Value { .raw("[" + keys.map(JSONLine.quote).joined(separator: ",") + "]") }

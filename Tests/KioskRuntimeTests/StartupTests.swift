@@ -1,0 +1,66 @@
+import Foundation
+import KioskRuntime
+import Testing
+
+/// The start-up timeline, and an idle kiosk that does nothing at all.
+@Suite struct StartupTests {
+    /// Every phase of a start is in the trace, in order, in milliseconds since exec.
+    @Test func theTraceHasTheTimeline() throws {
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("trace.jsonl")
+        let result = try CommandLineTests.kiosk([
+            "run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "0.5", "--trace", trace.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let startup = ConfigurationModelTests.trace(trace).filter { $0["event"] as? String == "startup" }
+        let phases = startup.compactMap { $0["phase"] as? String }
+        // Headless has no input devices: the timeline ends at the first flip.
+        #expect(phases == ["configuration", "backend", "displays", "launched", "fonts", "first-frame", "first-flip"])
+        let times = startup.compactMap { ($0["ms"] as? NSNumber)?.doubleValue }
+        #expect(times.count == phases.count && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 } && times[0] > 0, "\(times)")
+    }
+
+    @Test func processStartIsBeforeNow() {
+        let start = StartupTimeline.processStart()
+        let now = StartupTimeline.now()
+        #expect(start <= now && now - start < 3600)
+    }
+
+    /// Between events an idle kiosk's threads do not run at all: no thread wakes (the main thread sleeps in
+    /// poll on the main queue, libdispatch's manager in epoll) and no CPU time is added.
+    @Test func anIdleKioskDoesNothing() throws {
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The demo's clock wakes once a minute, on the minute: keep the window away from it.
+        let second = Calendar.current.component(.second, from: Date())
+        if second > 50 { Thread.sleep(forTimeInterval: Double(61 - second)) }
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "10"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        Thread.sleep(forTimeInterval: 2)
+        let before = try Self.activity(of: process.processIdentifier)
+        Thread.sleep(forTimeInterval: 3)
+        let after = try Self.activity(of: process.processIdentifier)
+        #expect(after.threads == before.threads, "threads came or went: \(before.threads) -> \(after.threads)")
+        #expect(after.switches == before.switches, "threads woke: \(before.switches) -> \(after.switches)")
+        #expect(after.ticks == before.ticks, "CPU time went up: \(before.ticks) -> \(after.ticks) ticks")
+    }
+
+    /// The threads of a process, their context switches, and its CPU time in clock ticks.
+    static func activity(of pid: Int32) throws -> (threads: [String], switches: [String: Int], ticks: Int) {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").sorted()
+        var switches: [String: Int] = [:]
+        for task in tasks {
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+            switches[task] = status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
+                .compactMap { Int($0.split(separator: "\t").last ?? "") }.reduce(0, +)
+        }
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        return (tasks, switches, (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0))
+    }
+}
