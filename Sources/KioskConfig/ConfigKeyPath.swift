@@ -37,61 +37,9 @@ struct ConfigKeyPath: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         return text
     }
 
-    static func spell(key: String) -> String {
-        isBare(key) ? key : quote(key)
-    }
-
-    /// TOML's bare key alphabet: `A-Za-z0-9_-`.
-    static func isBare(_ key: String) -> Bool {
-        !key.isEmpty && key.utf8.allSatisfy(isBareKeyByte)
-    }
-
-    static func isBareKeyByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-            true
-        default: false
-        }
-    }
-
-    /// `text` with control characters escaped as in TOML (`\n`, `\u0001`), so a message is one line.
-    static func escapeControlCharacters(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
+    static func spell(key: String) -> String { TOML.spell(key: key) }
 
     /// A value as a TOML basic string, for messages. Long values (fuzzed files, pasted garbage) are cut so
     /// a message stays one readable line.
-    static func quote(_ text: String, limit: Int = 80) -> String {
-        var out = "\""
-        var count = 0
-        for scalar in text.unicodeScalars {
-            if count == limit {
-                out += "…"
-                break
-            }
-            count += 1
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default: out += escapeControlCharacters(String(scalar))
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ text: String, limit: Int = 80) -> String { TOML.quote(text, limit: limit) }
 }

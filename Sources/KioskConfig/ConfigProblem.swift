@@ -23,7 +23,7 @@ public struct ConfigProblem: Error, Sendable, Equatable, CustomStringConvertible
     /// What kind of problem, for callers that treat some differently (the runtime falls back to the
     /// preferred mode on `.modeNotOffered` but refuses to start on the others).
     public enum Kind: Sendable, Equatable {
-        /// TOML syntax (from TOMLKit), text that is not UTF-8, or a file that cannot be read.
+        /// TOML syntax (from `TOML.parse`), text that is not UTF-8, or a file that cannot be read.
         case syntax
         case unknownKey
         case wrongType
@@ -100,7 +100,7 @@ public struct ConfigProblem: Error, Sendable, Equatable, CustomStringConvertible
 // MARK: - The messages, in one place so they stay alike.
 
 extension ConfigProblem {
-    /// TOMLKit's syntax error, or ours for text TOMLKit cannot be given (NUL, invalid UTF-8).
+    /// A syntax error: the parser's, or ours for text that is not UTF-8 (NUL, invalid bytes).
     static func syntax(_ origin: Origin, _ message: String) -> ConfigProblem {
         ConfigProblem(.syntax, origin, message: message)
     }

@@ -1,24 +1,12 @@
 import Geometry
-import TOMLKit
 
-/// Turns the tree TOMLKit parsed into a `KioskConfiguration`, collecting every problem on the way instead
-/// of stopping at the first, each placed on its line through the `SourceMap`.
-///
-/// TOMLKit quirks this works around (TOMLKit 0.6.0):
-/// - Iterating a `TOMLTable` force-unwraps each key's lookup, and keys are handed over as C strings, so a
-///   quoted key with `\u0000` in it (valid TOML) would trap. Only `keys` and the optional subscript are used.
-/// - Tables come back sorted by key (toml++ keeps them in a `std::map`); file order comes from the source map.
-/// - Never `==` on TOMLKit tables: it copies the whole C++ tree, recursively.
+/// Turns the tree `TOML.parseDocument` made into a `KioskConfiguration`, collecting every problem on the way
+/// instead of stopping at the first, each placed at the line and column the document recorded for it.
 struct ConfigReader {
     let path: String
-    let map: SourceMap
+    let document: TOML.Document
     let vocabulary: Vocabulary
     private(set) var problems: [ConfigProblem] = []
-
-    /// Limit on nesting inside `[app-settings]`, which is copied recursively: toml++ caps arrays and inline
-    /// tables at 256 levels but not tables made by dotted keys (`a.b.c...`, thousands deep in a fuzzed file),
-    /// and a test thread's stack is small. No app needs more than a few levels.
-    static let maximumSettingsDepth = 64
 
     static let screenKeys = ["mode", "rotation", "primary", "position", "edid"]
     static let edidKeys = ["make", "model", "serial"]
@@ -31,21 +19,16 @@ struct ConfigReader {
 
     static let edidExample = #"edid = { make = "SAM", model = "SAMSUNG", serial = "H4ZN900123" }"#
 
-    init(path: String, map: SourceMap, vocabulary: Vocabulary) {
+    init(path: String, document: TOML.Document, vocabulary: Vocabulary) {
         self.path = path
-        self.map = map
+        self.document = document
         self.vocabulary = vocabulary
     }
 
     // MARK: Top level
 
-    mutating func read(_ root: TOMLTable) -> KioskConfiguration {
-        for (line, column) in map.nulEscapes {
-            report(
-                .invalidValue(
-                    [], "\\u0000 (NUL) in a string or key is not supported: the text would be cut there",
-                    valid: nil, .file(path: path, line: line, column: column)))
-        }
+    mutating func read() -> KioskConfiguration {
+        let root = document.root
         var configuration = KioskConfiguration()
         configuration.path = path
         var topPrimary: (name: String, path: ConfigKeyPath)?
@@ -64,7 +47,7 @@ struct ConfigReader {
             switch key {
             case "app-settings":
                 if let table = table(value, at: keyPath, valid: "an [app-settings] table") {
-                    configuration.appSettings = settings(table, at: keyPath, depth: 1)
+                    configuration.appSettings = Self.settings(table)
                 }
             case "screens":
                 configuration.screens = readScreens(value, at: keyPath)
@@ -85,7 +68,7 @@ struct ConfigReader {
     /// A top-level setting, in the form its declaration says (`Setting.fileForm`), parsed by the same
     /// parser the environment and the command line use. True when the value was taken.
     private mutating func readSetting(
-        _ setting: KioskConfiguration.Setting, _ value: TOMLValueConvertible,
+        _ setting: KioskConfiguration.Setting, _ value: TOML.Value,
         at path: ConfigKeyPath, into configuration: inout KioskConfiguration
     ) -> Bool {
         let valid = setting.valid(vocabulary)
@@ -101,10 +84,10 @@ struct ConfigReader {
             guard let text = string(value, at: path, valid: valid) else { return false }
             texts = [(text, path)]
         case .strings:
-            guard value.type == .array, let array = value.array else {
+            guard case .array(let array) = value else {
                 report(
                     .wrongType(
-                        path, expected: "an array of strings", found: Self.typeName(value.type), valid: valid,
+                        path, expected: "an array of strings", found: value.typeName, valid: valid,
                         origin(path, at: .value)))
                 return false
             }
@@ -130,7 +113,7 @@ struct ConfigReader {
 
     // MARK: Screens
 
-    private mutating func readScreens(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> [ScreenConfiguration] {
+    private mutating func readScreens(_ value: TOML.Value, at path: ConfigKeyPath) -> [ScreenConfiguration] {
         guard let table = table(value, at: path, valid: "[screens.NAME] tables, e.g. [screens.HDMI-A-1]") else { return [] }
         var screens: [ScreenConfiguration] = []
         for name in table.keys {
@@ -146,7 +129,7 @@ struct ConfigReader {
         }.map(\.element)
     }
 
-    private mutating func readScreen(_ name: String, _ value: TOMLValueConvertible, at path: ConfigKeyPath) -> ScreenConfiguration? {
+    private mutating func readScreen(_ name: String, _ value: TOML.Value, at path: ConfigKeyPath) -> ScreenConfiguration? {
         guard let table = table(value, at: path, valid: "a table of " + Self.screenKeys.joined(separator: ", ")) else { return nil }
         var screen = ScreenConfiguration(name: name, location: location(path, at: .key))
         var hasEDID = false
@@ -202,7 +185,7 @@ struct ConfigReader {
         return screen
     }
 
-    private mutating func readPosition(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> ScreenConfiguration.Position? {
+    private mutating func readPosition(_ value: TOML.Value, at path: ConfigKeyPath) -> ScreenConfiguration.Position? {
         let example = "position = { x = 0, y = 0 }"
         guard let table = table(value, at: path, valid: example) else { return nil }
         var coordinates: [String: Int] = [:]
@@ -231,7 +214,7 @@ struct ConfigReader {
         return ScreenConfiguration.Position(x: x, y: y)
     }
 
-    private mutating func readEDID(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> ScreenConfiguration.EDIDMatch? {
+    private mutating func readEDID(_ value: TOML.Value, at path: ConfigKeyPath) -> ScreenConfiguration.EDIDMatch? {
         guard let table = table(value, at: path, valid: Self.edidExample) else { return nil }
         var edid = ScreenConfiguration.EDIDMatch()
         var isValid = true
@@ -311,7 +294,7 @@ struct ConfigReader {
                 let firstPath = ConfigKeyPath(["screens", first.name, "primary"].map(ConfigKeyPath.Component.key))
                 other = ("\(firstPath) = true", firstPath)
             }
-            let line = map.location(of: other.path).map { " (line \($0.line))" } ?? ""
+            let line = document.location(of: other.path).map { " (line \($0.line))" } ?? ""
             report(
                 ConfigProblem(
                     .conflict, origin(path, at: .value), keyPath: path.description,
@@ -332,13 +315,13 @@ struct ConfigReader {
 
     // MARK: Touch
 
-    private mutating func readTouch(_ value: TOMLValueConvertible, at path: ConfigKeyPath)
+    private mutating func readTouch(_ value: TOML.Value, at path: ConfigKeyPath)
         -> ([TouchConfiguration], [(name: String, path: ConfigKeyPath)])
     {
-        guard value.type == .array, let array = value.array else {
+        guard case .array(let array) = value else {
             report(
                 .wrongType(
-                    path, expected: "an array of tables", found: Self.typeName(value.type), valid: "[[touch]] entries",
+                    path, expected: "an array of tables", found: value.typeName, valid: "[[touch]] entries",
                     origin(path, at: .value)))
             return ([], [])
         }
@@ -402,11 +385,11 @@ struct ConfigReader {
     }
 
     /// Exactly six finite numbers, integers allowed (`[1, 0, 0, 0, 1, 0]` is how people write identity).
-    private mutating func readCalibration(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> [Double]? {
+    private mutating func readCalibration(_ value: TOML.Value, at path: ConfigKeyPath) -> [Double]? {
         let valid =
             "exactly 6 numbers a, b, c, d, e, f: the first two rows of a 3x3 matrix, as in LIBINPUT_CALIBRATION_MATRIX (e.g. [1.0, 0.0, 0.0, 0.0, 1.0, 0.0])"
-        guard value.type == .array, let array = value.array else {
-            report(.wrongType(path, expected: "an array", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
+        guard case .array(let array) = value else {
+            report(.wrongType(path, expected: "an array", found: value.typeName, valid: valid, origin(path, at: .value)))
             return nil
         }
         var numbers: [Double] = []
@@ -415,13 +398,13 @@ struct ConfigReader {
             let element = array[index]
             let elementPath = path.appending(index: index)
             let number: Double? =
-                switch element.type {
-                case .double: element.double
-                case .int: element.int.map(Double.init)
+                switch element {
+                case .float(let number): number
+                case .integer(let number): Double(number)
                 default: nil
                 }
             guard let number else {
-                report(.wrongType(elementPath, expected: "a number", found: Self.typeName(element.type), origin(elementPath, at: .value)))
+                report(.wrongType(elementPath, expected: "a number", found: element.typeName, origin(elementPath, at: .value)))
                 isValid = false
                 continue
             }
@@ -443,82 +426,61 @@ struct ConfigReader {
 
     // MARK: App settings
 
-    private mutating func settings(_ table: TOMLTable, at path: ConfigKeyPath, depth: Int) -> [String: ConfigValue] {
+    /// `[app-settings]` as the app sees it: anything TOML can say, copied as it is. The recursion is as deep
+    /// as the parser allows (`TOML.maximumNesting`).
+    private static func settings(_ table: TOML.Table) -> [String: ConfigValue] {
         var values: [String: ConfigValue] = [:]
-        for key in table.keys {
-            guard let value = table[key], let converted = setting(value, at: path.appending(key), depth: depth + 1) else { continue }
-            values[key] = converted
-        }
+        for key in table.keys { values[key] = table[key].map(setting) }
         return values
     }
 
-    private mutating func setting(_ value: TOMLValueConvertible, at path: ConfigKeyPath, depth: Int) -> ConfigValue? {
-        switch value.type {
-        case .string: return .string(value.string ?? "")
-        case .int: return .integer(value.int ?? 0)
-        case .double: return .float(value.double ?? 0)
-        case .bool: return .boolean(value.bool ?? false)
-        case .date: return .dateTime(value.date?.debugDescription ?? "")
-        case .time: return .dateTime(value.time?.debugDescription ?? "")
-        case .dateTime: return .dateTime(value.dateTime?.debugDescription ?? "")
-        case .array, .table:
-            guard depth <= Self.maximumSettingsDepth else {
-                report(
-                    .invalidValue(
-                        path, "nested deeper than \(Self.maximumSettingsDepth) levels",
-                        valid: "at most \(Self.maximumSettingsDepth) levels of tables and arrays", origin(path, at: .key)))
-                return nil
-            }
-            if let table = value.table { return .table(settings(table, at: path, depth: depth)) }
-            guard let array = value.array else { return nil }
-            var elements: [ConfigValue] = []
-            for index in 0..<array.count {
-                guard let element = setting(array[index], at: path.appending(index: index), depth: depth + 1) else { return nil }
-                elements.append(element)
-            }
-            return .array(elements)
+    private static func setting(_ value: TOML.Value) -> ConfigValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(number)
+        case .float(let number): .float(number)
+        case .boolean(let flag): .boolean(flag)
+        case .localDate(let text), .localTime(let text), .localDateTime(let text), .offsetDateTime(let text): .dateTime(text)
+        case .array(let elements): .array(elements.map(setting))
+        case .table(let table): .table(settings(table))
         }
     }
 
     // MARK: Types
 
     /// The value as a string, or nil with a type problem reported.
-    private mutating func string(_ value: TOMLValueConvertible, at path: ConfigKeyPath, valid: String?) -> String? {
-        if value.type == .string, let text = value.string { return text }
-        report(.wrongType(path, expected: "a string", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
-        return nil
-    }
-
-    private mutating func integer(_ value: TOMLValueConvertible, at path: ConfigKeyPath, valid: String? = nil) -> Int? {
-        if value.type == .int, let number = value.int { return number }
-        report(.wrongType(path, expected: "an integer", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
-        return nil
-    }
-
-    private mutating func boolean(_ value: TOMLValueConvertible, at path: ConfigKeyPath) -> Bool? {
-        if value.type == .bool, let flag = value.bool { return flag }
-        report(.wrongType(path, expected: "a boolean", found: Self.typeName(value.type), valid: "true or false", origin(path, at: .value)))
-        return nil
-    }
-
-    private mutating func table(_ value: TOMLValueConvertible, at path: ConfigKeyPath, valid: String?) -> TOMLTable? {
-        if value.type == .table, let table = value.table { return table }
-        report(.wrongType(path, expected: "a table", found: Self.typeName(value.type), valid: valid, origin(path, at: .value)))
-        return nil
-    }
-
-    static func typeName(_ type: TOMLType) -> String {
-        switch type {
-        case .string: "a string"
-        case .int: "an integer"
-        case .double: "a float"
-        case .bool: "a boolean"
-        case .table: "a table"
-        case .array: "an array"
-        case .date: "a date"
-        case .time: "a time"
-        case .dateTime: "a date-time"
+    private mutating func string(_ value: TOML.Value, at path: ConfigKeyPath, valid: String?) -> String? {
+        if case .string(let text) = value {
+            // Valid TOML, but settings end up in C APIs (seat names, device paths, globs) that would cut the
+            // text there without a word.
+            guard !text.unicodeScalars.contains("\0") else {
+                report(
+                    .invalidValue(path, "\\u0000 (NUL) is not allowed: the text would be cut there", valid: valid, origin(path, at: .value))
+                )
+                return nil
+            }
+            return text
         }
+        report(.wrongType(path, expected: "a string", found: value.typeName, valid: valid, origin(path, at: .value)))
+        return nil
+    }
+
+    private mutating func integer(_ value: TOML.Value, at path: ConfigKeyPath, valid: String? = nil) -> Int? {
+        if case .integer(let number) = value { return number }
+        report(.wrongType(path, expected: "an integer", found: value.typeName, valid: valid, origin(path, at: .value)))
+        return nil
+    }
+
+    private mutating func boolean(_ value: TOML.Value, at path: ConfigKeyPath) -> Bool? {
+        if case .boolean(let flag) = value { return flag }
+        report(.wrongType(path, expected: "a boolean", found: value.typeName, valid: "true or false", origin(path, at: .value)))
+        return nil
+    }
+
+    private mutating func table(_ value: TOML.Value, at path: ConfigKeyPath, valid: String?) -> TOML.Table? {
+        if case .table(let table) = value { return table }
+        report(.wrongType(path, expected: "a table", found: value.typeName, valid: valid, origin(path, at: .value)))
+        return nil
     }
 
     // MARK: Locations
@@ -530,7 +492,7 @@ struct ConfigReader {
         case value
     }
 
-    /// Where to point for `path`: its own line and column when the source map has it, else the line of the
+    /// Where to point for `path`: its own line and column when the document recorded it, else the line of the
     /// table it is in (no column: it would point at something else), else line 1.
     private func origin(_ path: ConfigKeyPath, at anchor: Anchor) -> ConfigProblem.Origin {
         let location = location(path, at: anchor)
@@ -538,7 +500,7 @@ struct ConfigReader {
     }
 
     private func location(_ path: ConfigKeyPath, at anchor: Anchor) -> FilePosition? {
-        guard let (found, exact) = map.nearest(path) else { return nil }
+        guard let (found, exact) = document.nearest(path) else { return nil }
         guard exact else { return FilePosition(line: found.line) }
         switch anchor {
         case .key: return FilePosition(line: found.line, column: found.keyColumn)

@@ -1,5 +1,5 @@
-/// A value of the free-form `[app-settings]` table, handed to the app as written: TOMLKit's own values
-/// are classes over C++ nodes (neither `Sendable` nor safe to keep), so the tree is copied into this.
+/// A value of the free-form `[app-settings]` table, handed to the app as written (dates and times in their
+/// RFC 3339 spelling).
 public enum ConfigValue: Sendable, Equatable, CustomStringConvertible {
     case string(String)
     case integer(Int)

@@ -1,6 +1,3 @@
-import Foundation
-import TOMLKit
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +13,7 @@ extension KioskConfiguration {
     /// An absent file means the defaults (a kiosk runs out of the box) unless `requireFile` (an explicit
     /// `--config`). Returns every problem at once; never traps, whatever the file holds.
     public static func load(
-        path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        path: String, environment: [String: String] = ProcessEnvironment.current(),
         vocabulary: Vocabulary = .open, requireFile: Bool = false
     ) -> Result<KioskConfiguration, ConfigErrors> {
         switch readFile(path) {
@@ -50,20 +47,24 @@ extension KioskConfiguration {
     ) -> Result<KioskConfiguration, ConfigErrors> {
         var problems: [ConfigProblem] = []
         var configuration = KioskConfiguration.default
-        // TOMLKit stops at the first syntax error. To report what can still be checked, the offending line
+        // The parser stops at the first syntax error. To report what can still be checked, the offending line
         // (a whole redefined table, from its header to the next) is blanked and the file parsed again, a
         // few times at most; problems on blanked lines are not reported twice.
         var text = bytes
         var blanked: Set<Int> = []
         for _ in 0...maximumSyntaxRecoveries {
             switch document(text, path: path) {
-            case let .success((root, map)):
-                var reader = ConfigReader(path: path, map: map, vocabulary: vocabulary)
-                configuration = reader.read(root)
+            case let .success(document):
+                var reader = ConfigReader(path: path, document: document, vocabulary: vocabulary)
+                configuration = reader.read()
                 problems += reader.problems.filter { $0.line.map { !blanked.contains($0) } ?? true }
             case let .failure(failure):
                 problems.append(failure.problem)
-                guard failure.recoverable, let line = failure.problem.line, !blanked.contains(line) else { break }
+                // A line inside a value that spans lines (an array, a multi-line string) cannot be blanked
+                // alone: what follows would be errors of our own making.
+                guard failure.recoverable, let line = failure.problem.line, !blanked.contains(line),
+                    !spansLines(line, in: text)
+                else { break }
                 blanked.formUnion(blank(fromLine: line, in: &text))
                 continue
             }
@@ -82,38 +83,79 @@ extension KioskConfiguration {
     static let maximumSyntaxRecoveries = 10
 
     /// The problem that stopped parsing, and whether blanking its line and parsing again can be trusted
-    /// (a TOML syntax error can; text that is not UTF-8, or that toml++ would mishandle, cannot).
+    /// (a TOML syntax error can; text that is not UTF-8 cannot).
     private struct ParseFailure: Error {
         var problem: ConfigProblem
         var recoverable: Bool
     }
 
-    /// The parsed tree and its source map, or the one problem that stopped parsing.
-    private static func document(_ bytes: [UInt8], path: String) -> Result<(TOMLTable, SourceMap), ParseFailure> {
-        // TOMLKit takes a Swift String and passes it on as a C string: invalid UTF-8 would be silently
-        // replaced by U+FFFD on the way in, and a NUL would end the document early, hiding the rest of
-        // the file. Both are said here, where the byte's position is still known.
+    /// The parsed document, or the one problem that stopped parsing.
+    private static func document(_ bytes: [UInt8], path: String) -> Result<TOML.Document, ParseFailure> {
+        // Said here with the byte's position and what to do about it, before the parser would call it a
+        // syntax error.
         if let problem = textProblem(bytes, path: path) { return .failure(ParseFailure(problem: problem, recoverable: false)) }
-        let map = SourceMap(bytes: bytes)
-        if let unsafe = map.unsafeSyntax {
-            let problem = ConfigProblem.syntax(.file(path: path, line: unsafe.line, column: unsafe.column), unsafe.message)
-            return .failure(ParseFailure(problem: problem, recoverable: false))
-        }
-        if let deep = map.tooDeep {
-            let problem = ConfigProblem.syntax(
-                .file(path: path, line: deep.line, column: deep.column),
-                "keys nested deeper than \(SourceMap.maximumLevel) levels are not supported")
-            return .failure(ParseFailure(problem: problem, recoverable: false))
-        }
-        let root: TOMLTable
         do {
-            root = try TOMLTable(string: String(decoding: bytes, as: UTF8.self))
-        } catch let error as TOMLParseError {
-            return .failure(ParseFailure(problem: syntaxProblem(error, bytes: bytes, path: path), recoverable: true))
+            return .success(try TOML.parseDocument(bytes))
         } catch {
-            return .failure(ParseFailure(problem: .syntax(.file(path: path, line: 1, column: nil), "\(error)"), recoverable: false))
+            return .failure(ParseFailure(problem: syntaxProblem(error, path: path), recoverable: true))
         }
-        return .success((root, map))
+    }
+
+    /// Whether line `line` (1-based) begins or ends inside brackets or a multi-line string: part of a value
+    /// that spans lines. A scan of the text up to the end of that line, strings and comments skipped.
+    static func spansLines(_ line: Int, in bytes: [UInt8]) -> Bool {
+        let (newline, quote, apostrophe, backslash, hash) = (
+            UInt8(ascii: "\n"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: "#")
+        )
+        var depth = 0, current = 1, index = 0
+        var multiline: UInt8?  // the quote of an open multi-line string
+        func opens(_ delimiter: UInt8, at index: Int) -> Bool {
+            index + 2 < bytes.count && bytes[index] == delimiter && bytes[index + 1] == delimiter && bytes[index + 2] == delimiter
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == newline {
+                if current == line { return depth > 0 || multiline != nil }
+                current += 1
+                index += 1
+                if current == line && (depth > 0 || multiline != nil) { return true }
+                continue
+            }
+            if let delimiter = multiline {
+                if byte == backslash && delimiter == quote {
+                    index += 2
+                } else if opens(delimiter, at: index) {
+                    multiline = nil
+                    index += 3
+                } else {
+                    index += 1
+                }
+                continue
+            }
+            switch byte {
+            case quote, apostrophe:
+                if opens(byte, at: index) {
+                    multiline = byte
+                    index += 3
+                    continue
+                }
+                // A one-line string: to its closing quote or the end of the line.
+                index += 1
+                while index < bytes.count, bytes[index] != byte, bytes[index] != newline {
+                    index += byte == quote && bytes[index] == backslash ? 2 : 1
+                }
+                if index < bytes.count, bytes[index] == byte { index += 1 }
+                continue
+            case hash:
+                while index < bytes.count, bytes[index] != newline { index += 1 }
+                continue
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(depth - 1, 0)
+            default: break
+            }
+            index += 1
+        }
+        return current == line && (depth > 0 || multiline != nil)
     }
 
     /// Replaces line `line` (1-based) with spaces, or a whole table from its header to the next header,
@@ -141,51 +183,13 @@ extension KioskConfiguration {
         return Set(line...last)
     }
 
-    /// TOMLKit's error at its line and column: `syntax error in table header: expected ']', saw '\n'`.
-    /// A redefinition (the same screen twice) is said with both lines, because toml++'s message garbles
-    /// quoted keys: `[screens."HDMI-A-1"]` comes back as `'screens."HDHDMI-A-1"'`.
-    private static func syntaxProblem(_ error: TOMLParseError, bytes: [UInt8], path: String) -> ConfigProblem {
-        let line = max(1, error.source.begin.line)
-        let origin = ConfigProblem.Origin.file(
-            path: path, line: line, column: error.source.begin.column > 0 ? error.source.begin.column : nil)
-        // toml++ quotes what it saw as it was, newlines included; a message stays one line.
-        var message = ConfigKeyPath.escapeControlCharacters(error.description)
-        // toml++ words its errors "Error while parsing <context>: <what>".
-        let prefix = "Error while parsing "
-        if message.hasPrefix(prefix), let colon = message.range(of: ": ") {
-            let context = message[message.index(message.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
-            message = "syntax error in \(context): " + message[colon.upperBound...]
-        }
-        // A string left open runs into the end of its line, which toml++ calls an unescaped control character.
-        if error.description.contains("unescaped control characters"),
-            byte(atLine: line, column: error.source.begin.column, of: bytes)
-                .map({ $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) ?? true
-        {
-            return .syntax(origin, "unterminated string: the closing quote is missing")
-        }
-        if error.description.contains("cannot redefine existing") {
-            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-            if line <= lines.count {
-                let before = lines.prefix(line - 1).joined(separator: [UInt8(ascii: "\n")])
-                let map = SourceMap(bytes: Array(before))
-                if let redefined = map.pathDefined(byLine: Array(lines[line - 1])), let first = map.location(of: redefined) {
-                    return ConfigProblem(
-                        .duplicate, origin, keyPath: redefined.description, message: "defined twice; first at line \(first.line)")
-                }
-            }
-        }
-        return .syntax(origin, message)
-    }
-
-    /// The byte at a line and column (both 1-based, the column in bytes as toml++ counts them), nil past the end.
-    private static func byte(atLine line: Int, column: Int, of bytes: [UInt8]) -> UInt8? {
-        var current = 1, index = 0
-        while current < line, index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\n") { current += 1 }
-            index += 1
-        }
-        let position = index + max(column, 1) - 1
-        return position < bytes.count ? bytes[position] : nil
+    /// The parser's error at its line and column. A key or table written twice is a `.duplicate` named by
+    /// its whole path (`screens.DP-1.mode`, where the line itself says only `mode`).
+    private static func syntaxProblem(_ error: TOML.SyntaxError, path: String) -> ConfigProblem {
+        let origin = ConfigProblem.Origin.file(path: path, line: error.line, column: error.column)
+        guard let redefinition = error.redefinition else { return .syntax(origin, error.message) }
+        return ConfigProblem(
+            .duplicate, origin, keyPath: redefinition.path.description, message: "defined twice; first at line \(redefinition.firstLine)")
     }
 
     /// The first NUL or invalid UTF-8 sequence, at its line and column.
@@ -207,7 +211,7 @@ extension KioskConfiguration {
             if byte == 0 {
                 return .syntax(.file(path: path, line: line, column: column), "a NUL byte: this is not a text file")
             }
-            let length = UTF8Validation.sequenceLength(bytes, at: index)
+            let length = TOML.utf8Length(bytes, at: index)
             guard length > 0 else {
                 let hex = String(byte, radix: 16, uppercase: true)
                 return .syntax(
@@ -261,37 +265,5 @@ extension KioskConfiguration {
             bytes += chunk[0..<count]
             if bytes.count > maximumFileSize { return .failure(.tooLarge) }
         }
-    }
-}
-
-/// UTF-8 well-formedness (Unicode table 3-7): no overlong forms, no surrogates, nothing above U+10FFFF.
-enum UTF8Validation {
-    /// The length of the well-formed sequence starting at `index`, or 0 when it is not one.
-    static func sequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
-        let first = bytes[index]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch first {
-        case 0x00...0x7F: return 1
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            secondRange = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            secondRange = 0x80...0x9F
-        case 0xF0:
-            length = 4
-            secondRange = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            secondRange = 0x80...0x8F
-        default: return 0
-        }
-        guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]) else { return 0 }
-        for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return 0 }
-        return length
     }
 }

@@ -128,7 +128,7 @@ extension KioskRuntime {
             }
         let width = entries.map(\.0.count).max() ?? 0
         for (spelling, help) in entries {
-            lines.append("  " + spelling.padding(toLength: width + 2, withPad: " ", startingAt: 0) + help)
+            lines.append("  " + spelling + String(repeating: " ", count: width + 2 - spelling.count) + help)
         }
         return lines.joined(separator: "\n")
     }

@@ -119,7 +119,7 @@ import Testing
         #expect(run() == run())
     }
 
-    /// Inputs at the edges: the structures toml++ or our scanner could recurse on, numbers at the limits.
+    /// Inputs at the edges: structures a parser could recurse on, numbers at the limits.
     @Test(arguments: [
         String(repeating: "[", count: 100_000),
         "a = " + String(repeating: "[", count: 100_000),

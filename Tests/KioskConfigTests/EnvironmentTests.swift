@@ -105,7 +105,7 @@ import Testing
     @Test func withASyntaxError() {
         #expect(
             messages("[screens", environment: ["KIOSK_SEAT": "seat1", "KIOSK_CURSOR": "never"]) == [
-                "/etc/kiosk/kiosk.toml:1:9: syntax error in table header: encountered end-of-file",
+                "/etc/kiosk/kiosk.toml:1:9: expected ']' to close the table header",
                 "environment KIOSK_CURSOR: \"never\" is not valid; valid: auto, hidden, always",
             ])
     }

@@ -199,7 +199,7 @@ import Testing
         #expect(!dp.matches(connector: "DP-1", make: "SAM", model: nil, serial: nil))
     }
 
-    /// toml++ returns tables sorted by key; screens come back in the order they were written.
+    /// Tables are unordered in TOML; screens come back in the order they were written.
     @Test func screensInFileOrder() throws {
         let parsed = try configuration(
             """

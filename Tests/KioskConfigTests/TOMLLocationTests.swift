@@ -2,16 +2,16 @@ import Testing
 
 @testable import KioskConfig
 
-/// Lines and columns of values, found again in the text because TOMLKit does not report them.
-@Suite struct SourceMapTests {
-    typealias Location = SourceMap.Location
+/// Where the parser says each key and value was written, which is where configuration messages point.
+@Suite struct TOMLLocationTests {
+    typealias Location = TOML.Document.Location
 
-    func map(_ text: String) -> SourceMap { SourceMap(bytes: Array(text.utf8)) }
+    func document(_ text: String) throws -> TOML.Document { try TOML.parseDocument(Array(text.utf8)) }
 
     func path(_ components: ConfigKeyPath.Component...) -> ConfigKeyPath { ConfigKeyPath(components) }
 
-    @Test func keysInTables() {
-        let found = map(
+    @Test func keysInTables() throws {
+        let found = try document(
             """
             seat = "seat0"
             [screens.HDMI-A-1]
@@ -23,8 +23,8 @@ import Testing
         #expect(found.location(of: ["screens", "HDMI-A-1", "mode"]) == Location(line: 3, keyColumn: 3, valueColumn: 14))
     }
 
-    @Test func dottedKeysAndInlineTables() {
-        let found = map(
+    @Test func dottedKeysAndInlineTables() throws {
+        let found = try document(
             """
             screens.DP-1.position = { x = 1, y = 2 }
             screens . "DP-2" . mode = 'off'
@@ -35,8 +35,8 @@ import Testing
         #expect(found.location(of: ["screens", "DP-2", "mode"]) == Location(line: 2, keyColumn: 20, valueColumn: 27))
     }
 
-    @Test func arraysOfTables() {
-        let found = map(
+    @Test func arraysOfTables() throws {
+        let found = try document(
             """
             [[touch]]
             match = "a"
@@ -45,28 +45,33 @@ import Testing
             [touch.extra]
             x = 1
             """)
+        #expect(found.location(of: ["touch"]) == Location(line: 1, keyColumn: 3, valueColumn: nil))
         #expect(found.location(of: path(.key("touch"), .index(0))) == Location(line: 1, keyColumn: 3, valueColumn: nil))
+        #expect(found.location(of: path(.key("touch"), .index(1))) == Location(line: 3, keyColumn: 3, valueColumn: nil))
         #expect(found.location(of: path(.key("touch"), .index(1), .key("match"))) == Location(line: 4, keyColumn: 1, valueColumn: 9))
         #expect(
             found.location(of: path(.key("touch"), .index(1), .key("extra"), .key("x"))) == Location(line: 6, keyColumn: 1, valueColumn: 5))
+        #expect(found.location(of: path(.key("touch"), .index(0), .key("extra"))) == nil)
     }
 
-    @Test func arrayElements() {
-        let found = map(
+    @Test func arrayElements() throws {
+        let found = try document(
             """
             calibration = [
                 1.0, # a
                 -0.5,
                 [2, "x"],
+                { a = 1 },
             ]
             """)
         #expect(found.location(of: path(.key("calibration"), .index(1))) == Location(line: 3, keyColumn: 5, valueColumn: 5))
         #expect(found.location(of: path(.key("calibration"), .index(2), .index(1))) == Location(line: 4, keyColumn: 9, valueColumn: 9))
+        #expect(found.location(of: path(.key("calibration"), .index(3), .key("a"))) == Location(line: 5, keyColumn: 7, valueColumn: 11))
     }
 
     /// Text inside strings and comments that looks like keys or headers is not.
-    @Test func stringsAndCommentsAreNotKeys() {
-        let found = map(
+    @Test func stringsAndCommentsAreNotKeys() throws {
+        let found = try document(
             """
             a = \"\"\"
             [screens.fake]
@@ -75,7 +80,7 @@ import Testing
             d = 1 '''
             e = "quote \\" [x] = 1" # f = 2
             # [g]
-            h = 'it''s'
+            h = 'it'
             """)
         #expect(found.location(of: ["screens"]) == nil)
         #expect(found.location(of: ["b"]) == nil)
@@ -87,68 +92,55 @@ import Testing
         #expect(found.location(of: ["h"])?.line == 8)
     }
 
-    @Test func quotedKeysAreDecoded() {
-        let found = map(#"[screens."HDMI\u002DA-1"]"# + "\n" + #"'lobby tv'.mode = "off""#)
+    @Test func quotedKeysAreDecoded() throws {
+        let found = try document(#"[screens."HDMI\u002DA-1"]"# + "\n" + #"'lobby tv'.mode = "off""#)
         #expect(found.location(of: ["screens", "HDMI-A-1"])?.line == 1)
         #expect(found.location(of: ["screens", "HDMI-A-1", "lobby tv", "mode"])?.line == 2)
     }
 
-    /// Columns count characters, as toml++ does, not bytes.
-    @Test func columnsCountCharacters() {
-        let found = map("title = \"é✋\"; x = 1\n\"é\" = 2")
+    /// Columns count characters, not bytes, as the parser's errors do; a byte order mark is not one.
+    @Test func columnsCountCharacters() throws {
+        let found = try document("title = \"é✋\"\n\"é\" = 2")
         #expect(found.location(of: ["é"]) == Location(line: 2, keyColumn: 1, valueColumn: 7))
-        let table = map("[screens.\"écran\"]\nmode = 1")
+        let table = try document("\u{FEFF}[screens.\"écran\"]\nmode = 1")
+        #expect(table.location(of: ["screens", "écran"]) == Location(line: 1, keyColumn: 10, valueColumn: nil))
         #expect(table.location(of: ["screens", "écran", "mode"]) == Location(line: 2, keyColumn: 1, valueColumn: 8))
     }
 
-    @Test func windowsLineEndings() {
-        let found = map("seat = \"a\"\r\n[screens.DP-1]\r\nmode = \"off\"\r\n")
+    @Test func windowsLineEndings() throws {
+        let found = try document("seat = \"a\"\r\n[screens.DP-1]\r\nmode = \"off\"\r\n")
         #expect(found.location(of: ["screens", "DP-1", "mode"]) == Location(line: 3, keyColumn: 1, valueColumn: 8))
     }
 
-    @Test func nearestFallsBackToTheTable() {
-        let found = map("[screens.DP-1]\nmode = \"off\"")
+    @Test func nearestFallsBackToTheTable() throws {
+        let found = try document("[screens.DP-1]\nmode = \"off\"")
         #expect(found.nearest(["screens", "DP-1", "edid", "make"])?.location.line == 1)
         #expect(found.nearest(["screens", "DP-1", "edid", "make"])?.exact == false)
+        #expect(found.nearest(["screens", "DP-1", "mode"])?.exact == true)
         #expect(found.nearest(["other"]) == nil)
     }
 
-    @Test func firstMentionWins() {
-        let found = map("[screens.DP-1.edid]\nmake = \"x\"\n[screens.DP-1]\nmode = \"off\"")
+    @Test func firstMentionWins() throws {
+        let found = try document("[screens.DP-1.edid]\nmake = \"x\"\n[screens.DP-1]\nmode = \"off\"")
         #expect(found.location(of: ["screens", "DP-1"])?.line == 1)
     }
 
-    @Test func pathDefinedByALine() {
-        let found = map("[[touch]]\n[screens.DP-1]\nmode = 1")
-        #expect(found.pathDefined(byLine: Array("mode = 2".utf8)) == ["screens", "DP-1", "mode"])
-        #expect(found.pathDefined(byLine: Array("[screens.\"DP-1\"]".utf8)) == ["screens", "DP-1"])
-        #expect(found.pathDefined(byLine: Array("[touch.x]".utf8)) == path(.key("touch"), .index(0), .key("x")))
-        #expect(found.pathDefined(byLine: Array("[[touch]]".utf8)) == nil)
-        #expect(found.pathDefined(byLine: Array("# comment".utf8)) == nil)
-    }
+    /// A key or table defined twice names its whole path, which the line itself may not spell.
+    static let redefinedPaths: [(text: String, path: ConfigKeyPath, firstLine: Int)] = [
+        ("[[touch]]\n[screens.DP-1]\nmode = 1\nmode = 2", ["screens", "DP-1", "mode"], 3),
+        ("[screens.DP-1]\n[screens.\"DP-1\"]", ["screens", "DP-1"], 1),
+        ("[[touch]]\n[[touch]]\n[touch.x]\n[touch.x]", ConfigKeyPath([.key("touch"), .index(1), .key("x")]), 3),
+        ("a.b.c = 1\n[a.b]", ["a", "b"], 1),
+        ("t = { a = 1, a = 2 }", ["t", "a"], 1),
+    ]
 
-    @Test func nulEscapesAreFound() {
-        let found = map(#"a = "x\u0000" "# + "\n" + #"b = 'y\u0000'"# + "\n" + #""k\U00000000" = """\u0000""""#)
-        #expect(found.nulEscapes.map { [$0.line, $0.column] } == [[1, 7], [3, 3], [3, 20]])
-    }
-
-    /// Garbage never traps or hangs the scanner (it also runs on the text before a syntax error).
-    @Test(arguments: [
-        "[", "[[", "a.", "a =", "= 1", "a = [", "a = {", "a = { b", "a = \"", "a = '''", "\"", "[a.\"b", "a = [1,,2]",
-        "a = {,}", "]]]", "\u{FEFF}", "a = \"\\", "a = \"\\u12\"", String(repeating: "[", count: 1000),
-    ])
-    func garbage(text: String) {
-        _ = map(text)
-        _ = map(text).pathDefined(byLine: Array(text.utf8))
-    }
-
-    /// Deep structures are scanned without recording paths beyond the limit (quadratic otherwise).
-    @Test func deepKeysAreNotRecorded() {
-        let deep = Array(repeating: "a", count: 10_000).joined(separator: ".")
-        let nested = "c = [" + String(repeating: "[", count: 250) + String(repeating: "]", count: 251)
-        let found = map("\(nested)\n\(deep) = 1\n[\(deep)]\nb = 2\nd = 3")
-        #expect(found.locations.keys.allSatisfy { $0.count <= SourceMap.maximumDepth })
-        #expect(found.location(of: ["c"])?.line == 1)
-        #expect(found.location(of: ["a", "a"])?.line == 2)
+    @Test(arguments: redefinedPaths)
+    func redefinitions(text: String, path: ConfigKeyPath, firstLine: Int) {
+        #expect(throws: TOML.SyntaxError.self) { try document(text) }
+        do {
+            _ = try document(text)
+        } catch let error as TOML.SyntaxError {
+            #expect(error.redefinition == .init(path: path, firstLine: firstLine))
+        } catch {}
     }
 }
