@@ -18,6 +18,8 @@ Cache layout (`KIOSK_VM_CACHE`, default `~/.cache/kiosk-vm`):
 <key> = `<kernel package>_<kernel version>-<hash>`; the hash covers every build input (this file,
 init.sh, stage2.sh, agent.py, the C helpers, the package list and the versions apt resolved for it), so a
 kernel security update or an edited helper makes a new build, and an unchanged tree reuses the old.
+An image with an optional package set (`ensure_image(PEER_PACKAGES, flavour="peers")`, for
+Tests/System/peers) is another entry, `<kernel package>_<kernel version>-peers-<hash>`.
 """
 
 from __future__ import annotations
@@ -53,6 +55,18 @@ GUEST_PACKAGES = [
     "evemu-tools",     # evemu-record / evemu-device
     "evtest",
     "seatd",           # for later seat tests; libseat's builtin backend needs nothing
+]
+
+# An optional set on top of GUEST_PACKAGES, for Tests/System/peers (start-up and footprint of the kiosk
+# against other kiosk compositors): only `ensure_image(PEER_PACKAGES, flavour="peers")` unpacks it, into a
+# cache entry of its own (`<kernel>_<version>-peers-<hash>`). The normal image does not contain it, and
+# neither these packages nor the versions apt resolves for them enter its key (this file's text does, as
+# for every build input).
+PEER_PACKAGES = [
+    "weston",          # weston 10: drm-backend, kiosk-shell.so, the pixman renderer, weston-image
+    "cage",            # cage 0.1.4 on wlroots 0.15 (libwlroots10)
+    "xwayland",        # cage refuses to start without the Xwayland binary (started lazily, never here)
+    "swayimg",         # the image viewer under cage: draws in software into wl_shm buffers (imv needs EGL)
 ]
 
 # Kernel modules loaded by the initramfs (their dependency closures are added). virtio_pci is the bus
@@ -201,13 +215,18 @@ def _input_files() -> list[Path]:
     return files
 
 
-def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]]) -> str:
+def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]], requested_extra=(), flavour: str = "") -> str:
+    """The cache key. `requested_extra`/`flavour` (an optional package set, see PEER_PACKAGES) add to the
+    hash and the name only when given: without them the key is computed as it always was."""
     h = hashlib.sha256()
     for f in _input_files():
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     h.update(json.dumps([GUEST_PACKAGES, MODULES, sorted(HELPERS), extras, kernel]).encode())
+    if requested_extra or flavour:
+        h.update(json.dumps([flavour, sorted(requested_extra)]).encode())
     name, version = kernel
-    return f"{name}_{version}-{h.hexdigest()[:12]}".replace(":", "_").replace("/", "_")
+    tag = f"{flavour}-" if flavour else ""
+    return f"{name}_{version}-{tag}{h.hexdigest()[:12]}".replace(":", "_").replace("/", "_")
 
 
 # -------------------------------------------------------------------------------------------- cpio
@@ -467,8 +486,16 @@ def _prune(root: Path, keep: str) -> None:
             shutil.rmtree(d, ignore_errors=True)
 
 
-def ensure_image() -> Image:
-    """The cached guest for the current kernel package and build inputs, building it if needed."""
+def ensure_image(extra_packages=(), flavour: str = "") -> Image:
+    """The cached guest for the current kernel package and build inputs, building it if needed.
+
+    extra_packages  an optional package set unpacked into the extras on top of GUEST_PACKAGES (only
+                    those the host lacks, with dependencies), e.g. PEER_PACKAGES; such an image is a
+                    cache entry of its own, named with `flavour` (default "extra"). Without it: the
+                    normal image, whose contents and key do not depend on any optional set."""
+    extra_packages = list(extra_packages)
+    if extra_packages and not flavour:
+        flavour = "extra"
     for tool in ("apt-get", "apt-cache", "dpkg-deb"):
         if not shutil.which(tool):
             raise BuildError(f"{tool} not found: the guest is built from Debian packages")
@@ -478,8 +505,8 @@ def ensure_image() -> Image:
     except BuildError:
         _apt_update()      # lists present but without the kernel (e.g. a partial update): refresh once
         kernel = resolve_kernel()
-    extras_pkgs = resolve_missing(GUEST_PACKAGES)
-    key = compute_key(kernel, extras_pkgs)
+    extras_pkgs = resolve_missing(GUEST_PACKAGES + extra_packages)
+    key = compute_key(kernel, extras_pkgs, extra_packages, flavour)
     root = cache_root()
     root.mkdir(parents=True, exist_ok=True)
     dest = root / key
