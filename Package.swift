@@ -4,6 +4,11 @@ import PackageDescription
 /// Our own targets build in Swift 6 language mode (the tools-version default) with every warning an error.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
+/// Executables record only the libraries their code refers to: pango, cairo, libinput, xkbcommon and
+/// libseat are reached through LazyLink's tables (loaded on first use), so they must not be loaded at
+/// exec just because pkg-config put them on the link line.
+let lazyLinking: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--as-needed"])]
+
 let package = Package(
     name: "kiosk",
     platforms: [.macOS(.v14)],
@@ -31,6 +36,12 @@ let package = Package(
         .systemLibrary(name: "CFBDev"),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CLibSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
+        // C libraries loaded on first use (LazyLink): a pointer per function, of the function's own type.
+        .target(name: "CLazyLink"),
+        .target(name: "CLazyLibSeat", dependencies: ["CLibSeat", "CLazyLink"]),
+        .target(name: "CLazyLibInput", dependencies: ["CLibInput", "CLazyLink"]),
+        .target(name: "CLazyXKBCommon", dependencies: ["CXKBCommon", "CLazyLink"]),
+        .target(name: "CLazyPangoCairo", dependencies: ["CPangoCairo", "CLazyLink"]),
         .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // libdispatch's main-queue interface for an event loop of our own (KioskRuntime's MainLoop).
@@ -38,14 +49,17 @@ let package = Package(
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
-        .target(name: "Graphics", dependencies: ["Geometry", "CPixman", "CPangoCairo"], swiftSettings: strict),
+        .target(
+            name: "Graphics", dependencies: ["Geometry", "CPixman", "CPangoCairo", "CLazyPangoCairo", "LazyLink"],
+            swiftSettings: strict),
         .target(name: "DRM", dependencies: ["CDRM", "Geometry"], swiftSettings: strict),
         .target(name: "Udev", dependencies: ["CUdev"], swiftSettings: strict),
-        .target(name: "Seat", dependencies: ["CLibSeat"], swiftSettings: strict),
+        .target(name: "LazyLink", dependencies: ["CLazyLink"], swiftSettings: strict),
+        .target(name: "Seat", dependencies: ["CLibSeat", "CLazyLibSeat", "LazyLink"], swiftSettings: strict),
         // sd_notify(3) in pure Swift (no libsystemd): READY/WATCHDOG/STOPPING for the systemd unit.
         .target(name: "SystemdNotify", swiftSettings: strict),
-        .target(name: "LibInput", dependencies: ["CLibInput"], swiftSettings: strict),
-        .target(name: "XKB", dependencies: ["CXKBCommon"], swiftSettings: strict),
+        .target(name: "LibInput", dependencies: ["CLibInput", "CLazyLibInput", "LazyLink"], swiftSettings: strict),
+        .target(name: "XKB", dependencies: ["CXKBCommon", "CLazyXKBCommon", "LazyLink"], swiftSettings: strict),
 
         // Layer 4: the UIKit-style window model, pure Swift on the main actor.
         .target(
@@ -118,18 +132,24 @@ let package = Package(
             name: "kiosk",
             dependencies: [
                 "KioskKit", "KioskRuntime", "KioskConfig", "KioskBackend", "DRMDisplay", "LibInputBackend", "Udev",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ], swiftSettings: strict),
+            ], swiftSettings: strict, linkerSettings: lazyLinking),
 
         // The documented example app (Examples/HelloKiosk): KioskKit with your own delegate.
         .executableTarget(
             name: "HelloKiosk", dependencies: ["KioskKit", "KioskRuntime"], path: "Examples/HelloKiosk",
-            swiftSettings: strict),
+            swiftSettings: strict, linkerSettings: lazyLinking),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
         .testTarget(name: "SeatTests", dependencies: ["Seat"], swiftSettings: strict),
+        .testTarget(
+            name: "CommandsTests",
+            dependencies: ["KioskRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LazyLinkTests", dependencies: ["CLazyLink", "LazyLink", "Graphics", "LibInput", "XKB", "Seat"],
+            swiftSettings: strict),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"], swiftSettings: strict),
         .testTarget(name: "LibInputTests", dependencies: ["LibInput"], swiftSettings: strict),
         .testTarget(name: "XKBTests", dependencies: ["XKB"], swiftSettings: strict),

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 
 /// PNG through cairo's reader and writer (libpng underneath). cairo premultiplies on read and
 /// un-premultiplies on write, with rounding that makes a write-then-read round trip exact.

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 import CPixman
 
 /// One pixel buffer that cairo draws into and pixman composites from and into.
@@ -68,7 +68,7 @@ public final class Bitmap: CustomStringConvertible {
             if ownsMemory { memory.deallocate() }
             fatalError(
                 "cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)): "
-                    + String(cString: cairo_status_to_string(cairo_surface_status(surface))))
+                    + String(cString: cairo_status_to_string(cairo_surface_status(surface))!))
         }
         guard
             let image = pixman_image_create_bits(

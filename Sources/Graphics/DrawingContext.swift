@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 
 /// Drawing into a `Bitmap` with cairo, in the bitmap's pixel coordinates (y down) unless translated or
 /// scaled. Colours are blended over what is there (`CAIRO_OPERATOR_OVER`) except in `clear(_:)`.
@@ -226,7 +226,7 @@ public final class DrawingContext {
     private func check(_ operation: StaticString) {
         let status = cairo_status(cr)
         if status != CAIRO_STATUS_SUCCESS {
-            fatalError("\(operation): \(String(cString: cairo_status_to_string(status)))")
+            fatalError("\(operation): \(String(cString: cairo_status_to_string(status)!))")
         }
     }
 }

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 
 /// A font request: a fontconfig family (or the generic `Sans`, `Serif`, `Monospace`), a size in pixels
 /// and a weight. pango picks the face, and falls back per character to any installed font that has the

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 
 /// An environment error from cairo or pixman: a PNG that is missing or corrupt, a file that cannot be
 /// written, memory that ran out. It names the C function, the library's own status text and the file:
@@ -40,7 +40,7 @@ public struct GraphicsError: Error, CustomStringConvertible {
     static func cairo(_ operation: String, _ status: cairo_status_t, path: String? = nil) -> GraphicsError {
         GraphicsError(
             code: .cairo(status.rawValue), operation: operation,
-            status: String(cString: cairo_status_to_string(status)), path: path)
+            status: String(cString: cairo_status_to_string(status)!), path: path)
     }
 }
 

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 
 #if canImport(Glibc)
     import Glibc

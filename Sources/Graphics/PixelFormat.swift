@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 import CPixman
 
 /// The two 32-bit layouts the runtime uses; both are native-endian words `0xAARRGGBB`, which is what

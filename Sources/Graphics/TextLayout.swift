@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 
 /// Where lines sit horizontally inside the layout width (as `NSTextAlignment`).
 public enum TextAlignment: Hashable, Sendable {
@@ -60,12 +60,6 @@ public final class TextLayout {
     let layout: OpaquePointer
     /// Where drawing is cut, in layout coordinates, when `maxLines` or `.clipping` hides part of the layout.
     let drawingClip: Rect?
-
-    /// Makes this thread's pango context and has fontconfig load its configuration and the system font, which
-    /// the first text laid out would otherwise do: a start-up can then say how long fonts take.
-    public static func prepareFonts() {
-        _ = TextLayout(text: " ", font: .system(size: 17))
-    }
 
     /// Lays `text` out. Calls `pango_layout_new` on this thread's context, `pango_layout_set_text`,
     /// `pango_layout_set_width`, `pango_layout_set_wrap`, `pango_layout_set_ellipsize`,

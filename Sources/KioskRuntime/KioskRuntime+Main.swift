@@ -39,7 +39,7 @@ extension KioskRuntime {
         make: @escaping AppMaker
     ) -> Never {
         if arguments.contains("--help") || arguments.contains("-h") {
-            print("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp + "\n\n" + ExitStatus.help)
+            print(Commands.wrapLines("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp + "\n\n" + ExitStatus.help))
             exit(0)
         }
         let source: ConfigurationSource

@@ -68,14 +68,19 @@ public final class KioskRuntime {
 
     /// Starts everything; throws what the user must fix (a backend asked for by name that cannot run).
     public func start() throws(RuntimeError) {
+        // Text's libraries, fontconfig and the system font load on a thread of their own while the
+        // seat and the displays are opened; the app's launch waits for them (it lays text out).
+        let fonts = FontPreparation()
         if let tracePath = configuration.tracePath {
             trace = try Trace(path: tracePath, application: application)
         }
         for (phase, _) in timeline.reached { trace?.recordStartup(phase, milliseconds: timeline.milliseconds(phase) ?? 0) }
         let seatName = configuration.seat
         let environment = source?.environment ?? ProcessEnvironment.current()
-        context = BackendContext(configuration: configuration, application: application) { () throws(BackendError) in
-            try SeatSessions.open(seatName: seatName, environment: environment)
+        context = BackendContext(configuration: configuration, application: application) { [weak self] () throws(BackendError) in
+            let session = try SeatSessions.open(seatName: seatName, environment: environment)
+            self?.reached(.seat)
+            return session
         }
         let display = try makeDisplay()
         self.display = display
@@ -101,12 +106,15 @@ public final class KioskRuntime {
         reached(.displays)
         routeSessionEvents()
         installSignalHandlers()
+        do {
+            try fonts.finish()
+        } catch {
+            throw .cannotDrawText(error.description)
+        }
+        reached(.fonts)
         delegate.applicationDidFinishLaunching(application)
         hasLaunched = true
         reached(.launched)
-        // The first frame (on the next turn of the main queue) lays text out: fontconfig's start, measured.
-        TextLayout.prepareFonts()
-        reached(.fonts)
         // Input comes with real displays only (the headless backend runs on development machines, where
         // opening a seat as root would take over the console), after the first frame is on the display;
         // with no display connected there is no first frame to wait for.

@@ -3,6 +3,7 @@ public struct RuntimeError: Error, CustomStringConvertible, Equatable {
     private enum Code: Equatable {
         case cannotWrite(path: String, what: String, reason: String)
         case backendUnavailable(backend: String, reason: String)
+        case cannotDrawText(reason: String)
     }
 
     private let code: Code
@@ -15,10 +16,16 @@ public struct RuntimeError: Error, CustomStringConvertible, Equatable {
         RuntimeError(code: .backendUnavailable(backend: backend, reason: reason))
     }
 
+    /// pango and cairo could not be loaded (a broken installation): the kiosk cannot draw text.
+    public static func cannotDrawText(_ reason: String) -> RuntimeError {
+        RuntimeError(code: .cannotDrawText(reason: reason))
+    }
+
     public var description: String {
         switch code {
         case let .cannotWrite(path, what, reason): "cannot write the \(what) \(path): \(reason)"
         case let .backendUnavailable(backend, reason): "the \(backend) backend cannot run: \(reason)"
+        case let .cannotDrawText(reason): "cannot draw text: \(reason)"
         }
     }
 }

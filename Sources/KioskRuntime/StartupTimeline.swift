@@ -9,14 +9,18 @@ public struct StartupTimeline: Sendable {
     public enum Phase: String, Sendable, CaseIterable {
         /// The configuration (file, variables, command line) is read.
         case configuration
+        /// The seat is open (libseat loaded, the session enabled), if the backend needs one.
+        case seat
         /// The display backend has its hardware (seat, card), nothing lit yet.
         case backend
         /// The screens found are lit (the modeset) and connected.
         case displays
+        /// Text is ready: pango and cairo loaded, fontconfig's configuration read and the system font
+        /// drawn once, on a thread of their own since the start (`FontPreparation`); this is when the
+        /// main thread had it, having waited for it if it came later than the displays.
+        case fonts
         /// The app's `applicationDidFinishLaunching` returned: its windows exist.
         case launched
-        /// pango and fontconfig are ready (the first text laid out).
-        case fonts
         /// The first frame is composed.
         case firstFrame = "first-frame"
         /// The first frame is on the display (its page flip completed).

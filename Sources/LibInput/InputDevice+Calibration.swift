@@ -1,4 +1,4 @@
-import CLibInput
+import CLazyLibInput
 
 extension InputDevice {
     /// Whether the device takes a calibration matrix: absolute devices (touchscreens, tablets) do

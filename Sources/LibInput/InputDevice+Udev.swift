@@ -1,4 +1,4 @@
-import CLibInput
+import CLazyLibInput
 
 extension InputDevice {
     /// Every udev property of the event node: the kernel's (`DEVNAME`, `MAJOR`) plus what udev rules and

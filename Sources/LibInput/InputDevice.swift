@@ -1,4 +1,4 @@
-import CLibInput
+import CLazyLibInput
 
 /// One input device of a `LibInput` context: a touchscreen, a keyboard, a mouse.
 ///
@@ -112,7 +112,7 @@ extension InputDevice {
 
         /// Takes a reference (`libinput_device_ref`) for as long as this handle lives.
         init(_ device: OpaquePointer, lifetime: ContextLifetime) {
-            libinput_device_ref(device)
+            _ = libinput_device_ref(device)
             self.device = device
             self.lifetime = lifetime
             name = libinput_device_get_name(device).map { String(cString: $0) } ?? ""
@@ -127,7 +127,7 @@ extension InputDevice {
 
         deinit {
             // After libinput_unref the device is already freed: unref would write to freed memory.
-            if lifetime.isAlive { libinput_device_unref(device) }
+            if lifetime.isAlive { _ = libinput_device_unref(device) }
         }
     }
 }

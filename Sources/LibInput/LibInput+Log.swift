@@ -1,4 +1,4 @@
-import CLibInput
+import CLazyLibInput
 import Glibc
 
 extension LibInput {

@@ -1,4 +1,4 @@
-import CLibInput
+import CLazyLibInput
 import Glibc
 
 /// A libinput context: the input devices of a seat, with their events turned into `InputEvent`s.
@@ -111,7 +111,7 @@ public final class LibInput {
         // Devices first learn the context is gone: libinput_unref frees them whatever their references.
         lifetime.isAlive = false
         // Closes every open device through close_restricted, so `callbacks` must still be alive here.
-        libinput_unref(context)
+        _ = libinput_unref(context)
         cInterface.deinitialize(count: 1)
         cInterface.deallocate()
     }
@@ -212,7 +212,7 @@ public final class LibInput {
         let type = libinput_event_get_type(event)
         switch type {
         case LIBINPUT_EVENT_DEVICE_ADDED:
-            return .deviceAdded(device(libinput_event_get_device(event)))
+            return .deviceAdded(device(libinput_event_get_device(event)!))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             let pointer = libinput_event_get_device(event)!
             let removed = device(pointer)
@@ -222,7 +222,7 @@ public final class LibInput {
             return .deviceRemoved(removed)
         case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
             let touch = libinput_event_get_touch_event(event)
-            let device = device(libinput_event_get_device(event))
+            let device = device(libinput_event_get_device(event)!)
             let slot = libinput_event_touch_get_slot(touch)
             let seatSlot = libinput_event_touch_get_seat_slot(touch)
             // Width/height 1 normalizes to 0...1 after the calibration matrix; the mm values are raw.
@@ -241,7 +241,7 @@ public final class LibInput {
         case LIBINPUT_EVENT_TOUCH_UP, LIBINPUT_EVENT_TOUCH_CANCEL:
             // No coordinates: libinput logs a client bug for get_x on these.
             let touch = libinput_event_get_touch_event(event)
-            let device = device(libinput_event_get_device(event))
+            let device = device(libinput_event_get_device(event)!)
             let slot = libinput_event_touch_get_slot(touch)
             let seatSlot = libinput_event_touch_get_seat_slot(touch)
             let time = libinput_event_touch_get_time_usec(touch)
@@ -251,19 +251,19 @@ public final class LibInput {
         case LIBINPUT_EVENT_TOUCH_FRAME:
             let touch = libinput_event_get_touch_event(event)
             return .touchFrame(
-                device(libinput_event_get_device(event)),
+                device(libinput_event_get_device(event)!),
                 time: libinput_event_touch_get_time_usec(touch))
         case LIBINPUT_EVENT_POINTER_MOTION:
             let pointer = libinput_event_get_pointer_event(event)
             return .pointerMotion(
-                device(libinput_event_get_device(event)),
+                device(libinput_event_get_device(event)!),
                 dx: libinput_event_pointer_get_dx(pointer),
                 dy: libinput_event_pointer_get_dy(pointer),
                 time: libinput_event_pointer_get_time_usec(pointer))
         case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
             let pointer = libinput_event_get_pointer_event(event)
             return .pointerMotionAbsolute(
-                device(libinput_event_get_device(event)),
+                device(libinput_event_get_device(event)!),
                 x: libinput_event_pointer_get_absolute_x_transformed(pointer, 1),
                 y: libinput_event_pointer_get_absolute_y_transformed(pointer, 1),
                 xMillimeters: libinput_event_pointer_get_absolute_x(pointer),
@@ -272,14 +272,14 @@ public final class LibInput {
         case LIBINPUT_EVENT_POINTER_BUTTON:
             let pointer = libinput_event_get_pointer_event(event)
             return .pointerButton(
-                device(libinput_event_get_device(event)),
+                device(libinput_event_get_device(event)!),
                 button: libinput_event_pointer_get_button(pointer),
                 pressed: libinput_event_pointer_get_button_state(pointer) == LIBINPUT_BUTTON_STATE_PRESSED,
                 time: libinput_event_pointer_get_time_usec(pointer))
         case LIBINPUT_EVENT_KEYBOARD_KEY:
             let keyboard = libinput_event_get_keyboard_event(event)
             return .keyboardKey(
-                device(libinput_event_get_device(event)),
+                device(libinput_event_get_device(event)!),
                 key: libinput_event_keyboard_get_key(keyboard),
                 pressed: libinput_event_keyboard_get_key_state(keyboard) == LIBINPUT_KEY_STATE_PRESSED,
                 time: libinput_event_keyboard_get_time_usec(keyboard))

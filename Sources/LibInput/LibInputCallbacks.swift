@@ -1,4 +1,4 @@
-import CLibInput
+import CLazyLibInput
 import Glibc
 
 /// The Swift side of a context's C callbacks: the caller's open/close closures and log handler. libinput

@@ -1,4 +1,4 @@
-import CLibInput
+import CLazyLibInput
 import Glibc
 
 /// An environment error from libinput: a device path that does not exist or is not an input device, a

@@ -39,6 +39,9 @@ public final class LibInputBackend: InputBackend {
     public func start() throws(BackendError) {
         let input: LibInput
         do {
+            // Loaded here, after the first frame (LazyLink): said by name if the installation lacks them.
+            try LibInputLibrary.shared.load()
+            try XKBCommonLibrary.shared.load()
             input = try LibInput(
                 seat: seat,
                 openDevice: { [weak self] path, _ in

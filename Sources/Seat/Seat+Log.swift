@@ -1,4 +1,4 @@
-import CLibSeat
+import CLazyLibSeat
 import Glibc
 import Synchronization
 

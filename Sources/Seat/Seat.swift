@@ -1,4 +1,4 @@
-import CLibSeat
+import CLazyLibSeat
 import Glibc
 
 /// Access to the devices of a seat (DRM cards, input devices) without being root, through libseat:
@@ -87,7 +87,7 @@ public final class Seat {
         do {
             fd = try seatCheck("libseat_get_fd") { libseat_get_fd(handle) }
         } catch {
-            libseat_close_seat(handle)
+            _ = libseat_close_seat(handle)
             cListener.deinitialize(count: 1)
             cListener.deallocate()
             throw error
@@ -104,11 +104,11 @@ public final class Seat {
         // Devices first: the fds are ours (libseat_close_device does not close them), and libseat must
         // still be open to be told.
         for device in openDevices.values {
-            libseat_close_device(handle, device.id)
+            _ = libseat_close_device(handle, device.id)
             close(device.fileDescriptor)
         }
         // Errors cannot be reported from deinit; libseat frees the handle either way.
-        libseat_close_seat(handle)
+        _ = libseat_close_seat(handle)
         cListener.deinitialize(count: 1)
         cListener.deallocate()
     }

@@ -1,4 +1,4 @@
-import CLibSeat
+import CLazyLibSeat
 import Glibc
 
 /// An environment error from libseat: no seat daemon to talk to, a session without a seat, a device the

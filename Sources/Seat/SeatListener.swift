@@ -1,4 +1,4 @@
-import CLibSeat
+import CLazyLibSeat
 
 /// The Swift side of the `libseat_seat_listener` callbacks: the caller's closures and the enabled
 /// state. libseat gets an unretained pointer to it as userdata; the `Seat` owns it and closes the libseat

@@ -13,6 +13,19 @@ public enum SeatSessions {
     @MainActor
     public static func open(seatName: String, environment: [String: String]) throws(BackendError) -> any DeviceSession {
         let log = Logger(label: "kiosk.seat")
+        let named = environment["LIBSEAT_BACKEND"].flatMap { $0.isEmpty ? nil : $0 }
+        if let named, !backends.contains(named) {
+            throw .failed("seat", "LIBSEAT_BACKEND=\(named) is not a libseat backend; valid: \(backends.joined(separator: ", "))")
+        }
+        // libseat is loaded now, not at exec (LazyLink); without it, devices are opened directly, unless a
+        // libseat backend was asked for by name.
+        do {
+            try LibSeatLibrary.shared.load()
+        } catch {
+            if named != nil { throw .failed("seat", error.description) }
+            log.warning("\(error.description); opening devices directly (needs root or the video and input groups)")
+            return DirectSession(seatName: seatName)
+        }
         // libseat's own lines say what errno cannot ("Could not get primary session for user", "Could not
         // connect to socket /run/seatd.sock"). libseat says those at its info level: notice here, so they are
         // in the journal at the levels a kiosk runs at.
@@ -23,10 +36,6 @@ public enum SeatSessions {
             case .info: Logger(label: "kiosk.seat").notice(line)
             default: Logger(label: "kiosk.seat").debug(line)
             }
-        }
-        let named = environment["LIBSEAT_BACKEND"].flatMap { $0.isEmpty ? nil : $0 }
-        if let named, !backends.contains(named) {
-            throw .failed("seat", "LIBSEAT_BACKEND=\(named) is not a libseat backend; valid: \(backends.joined(separator: ", "))")
         }
         do {
             return try LibSeatSession.open(backend: named)

@@ -1,4 +1,4 @@
-import CXKBCommon
+import CLazyXKBCommon
 
 /// The state of one keyboard (or of all keyboards of a seat together): which modifiers and keys are
 /// down, hence what the next key gives. Feed it every key press and release, in order.
@@ -39,7 +39,7 @@ public final class KeyboardState {
         let keycode = evdevKey + 8
         let keysym = xkb_state_key_get_one_sym(pointer, keycode)
         let text = pressed ? utf8(keycode) : ""
-        xkb_state_update_key(pointer, keycode, pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
+        _ = xkb_state_update_key(pointer, keycode, pressed ? XKB_KEY_DOWN : XKB_KEY_UP)
         return (keysym, text)
     }
 

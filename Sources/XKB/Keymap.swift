@@ -1,4 +1,4 @@
-import CXKBCommon
+import CLazyXKBCommon
 import Glibc
 
 /// A compiled keyboard keymap: which keysym and text each key gives under each modifier state, from the

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Dispatch
 import Glibc
 import KioskConfig
@@ -6,43 +5,47 @@ import KioskRuntime
 
 extension KioskCommand {
     /// `kiosk calibrate --screen NAME [--write]`: targets on one screen, taps, a calibration matrix.
-    struct Calibrate: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    struct Calibrate {
+        static let command = Commands.Command(
+            name: "calibrate",
             abstract: "Calibrate a touchscreen: tap the targets shown on a screen; prints the matrix, --write saves it.",
             discussion: """
                 The touchscreen's calibration is reset while the targets are shown, so the taps show where the \
                 digitizer really reports. The result is printed as the config's `calibration = [...]` and as udev's \
                 LIBINPUT_CALIBRATION_MATRIX; --write saves it into the config file as a [[touch]] entry for the device. \
                 The displays are driven as `kiosk run` drives them, with the same config file and settings.
-                """
-        )
+                """,
+            options: [
+                .value("screen", help: "The connector name of the screen the touchscreen covers (e.g. DSI-1).", required: true),
+                .flag("write", help: "Save the result into the config file."),
+                .value("timeout", help: "Give up after SECONDS without finishing, exit 1 (default 300)."),
+            ],
+            settingsHelp: "--config FILE and any setting of `kiosk run`.")
 
-        @Option(name: .customLong("screen"), help: "The connector name of the screen the touchscreen covers (e.g. DSI-1).")
-        var screen: String
+        let screen: String
+        let write: Bool
+        let timeout: Double
+        let settings: [String]
 
-        @Flag(name: .customLong("write"), help: "Save the result into the config file.")
-        var write = false
-
-        @Option(name: .customLong("timeout"), help: "Give up after SECONDS without finishing, exit 1 (default 300).")
-        var timeout: Double = 300
-
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("--config FILE and any setting of `kiosk run`.", valueName: "setting"))
-        var settings: [String] = []
-
-        func validate() throws {
-            guard timeout.isFinite, timeout > 0 else {
-                throw ValidationError("--timeout \(timeout): must be a number of seconds above 0")
+        init(_ invocation: Commands.Invocation) throws(CommandExit) {
+            screen = invocation.values["screen"] ?? ""
+            write = invocation.flags.contains("write")
+            settings = invocation.settings
+            let text = invocation.values["timeout"]
+            guard let timeout = text == nil ? 300 : Double(text!), timeout.isFinite, timeout > 0 else {
+                throw KioskCommand.usage("--timeout \(text ?? ""): must be a number of seconds above 0", command: Self.command)
             }
+            self.timeout = timeout
         }
 
-        func run() throws {
+        func run() throws(CommandExit) {
             var configuration = try SettingsArguments.configuration(settings, readFile: true, fileMayBeMissing: write)
             // Calibrating runs until the taps are done or the timeout, never by --exit-after.
             configuration.exitAfter = nil
             RuntimeLogging.bootstrap(level: settings.contains { $0.hasPrefix("--log-level") } ? configuration.logLevel : .notice)
             let path = try SettingsArguments.source(settings).path
             let (screenName, write, timeout) = (screen, self.write, self.timeout)
-            try MainActor.assumeIsolated {
+            let outcome = MainActor.assumeIsolated { () -> Result<Void, CommandExit> in
                 var runtime: KioskRuntime?
                 let app = CalibrationApp(screenName: screenName) { result in
                     switch result {
@@ -85,9 +88,10 @@ extension KioskCommand {
                     try kiosk.run()
                 } catch {
                     StandardError.write("kiosk calibrate: error: \(error)")
-                    throw ExitCode(ExitStatus.cannotRun)
+                    return .failure(CommandExit(status: ExitStatus.cannotRun))
                 }
             }
+            try outcome.get()
         }
     }
 }

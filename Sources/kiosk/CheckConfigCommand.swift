@@ -1,4 +1,3 @@
-import ArgumentParser
 import DRMDisplay
 import Geometry
 import Glibc
@@ -7,26 +6,29 @@ import KioskRuntime
 
 extension KioskCommand {
     /// `kiosk check-config`: every problem of the configuration at once, exit 1 when there is any.
-    struct CheckConfig: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "check-config",
+    struct CheckConfig {
+        static let command = Commands.Command(
+            name: "check-config",
             abstract: "Check the config file: every problem with its file, line, key and what would be valid; exit 1 if any.",
             discussion: """
                 The file is --config FILE, else KIOSK_CONFIG, else /etc/kiosk/kiosk.toml, with the KIOSK_* variables \
                 and any setting flags of `kiosk run` on top, as `kiosk run` would read them. With display hardware \
                 present, configured modes are also checked against what each connector offers.
-                """
-        )
+                """,
+            settingsHelp: "--config FILE and any setting of `kiosk run`.")
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("--config FILE and any setting of `kiosk run`.", valueName: "setting"))
-        var settings: [String] = []
+        let settings: [String]
 
-        func run() throws {
+        init(_ invocation: Commands.Invocation) {
+            settings = invocation.settings
+        }
+
+        func run() throws(CommandExit) {
             let commandLine: CommandLineSettings
             switch CommandLineSettings.parse(settings) {
             case .failure(let errors):
                 StandardError.write(errors.description)
-                throw ExitCode(ExitStatus.usage)
+                throw CommandExit(status: ExitStatus.usage)
             case .success(let parsed):
                 commandLine = parsed
             }
@@ -64,7 +66,7 @@ extension KioskCommand {
             }
             for problem in problems { print(problem) }
             print("\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")")
-            throw ExitCode(ExitStatus.problemsFound)
+            throw CommandExit(status: ExitStatus.problemsFound)
         }
     }
 }

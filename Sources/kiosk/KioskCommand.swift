@@ -1,4 +1,3 @@
-import ArgumentParser
 import Glibc
 import KioskConfig
 import KioskKit
@@ -6,49 +5,52 @@ import KioskRuntime
 
 /// `kiosk`: the kiosk runtime's command line.
 @main
-struct KioskCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "kiosk",
+enum KioskCommand {
+    static let commands = Commands(
+        program: "kiosk",
         abstract: "A kiosk runtime for embedded Linux: UIKit-style windows on DRM/KMS screens, touch through libinput.",
         discussion: ExitStatus.help,
         version: KioskVersion.string,
-        subcommands: [Run.self, Screens.self, Inputs.self, CheckConfig.self, Calibrate.self],
-        defaultSubcommand: Run.self
-    )
+        commands: [Run.command, Screens.command, Inputs.command, CheckConfig.command, Calibrate.command],
+        defaultCommand: Run.command.name)
 
-    /// ArgumentParser's own errors (a missing `--screen`, a `--timeout` that is no number) in the kiosk's
-    /// one format and exit status: `kiosk calibrate: missing --screen ... (kiosk calibrate --help)`, status 2,
-    /// like every other wrong command line; help and the version print as usual.
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        let command: ParsableCommand
-        do {
-            command = try parseAsRoot(arguments)
-        } catch {
-            exit(reporting: error, arguments: arguments)
+        let invocation: Commands.Invocation
+        switch commands.parse(Array(CommandLine.arguments.dropFirst())) {
+        case .help(let text), .version(let text):
+            print(text)
+            exit(ExitStatus.success)
+        case .usage(let message):
+            StandardError.write(message)
+            exit(ExitStatus.usage)
+        case .run(let parsed):
+            invocation = parsed
         }
         do {
-            var command = command
-            try command.run()
+            switch invocation.command {
+            case Screens.command.name: try Screens(invocation).run()
+            case Inputs.command.name: try Inputs(invocation).run()
+            case CheckConfig.command.name: try CheckConfig(invocation).run()
+            case Calibrate.command.name: try Calibrate(invocation).run()
+            default: Run(invocation).run()
+            }
         } catch {
-            exit(reporting: error, arguments: arguments)
+            exit(error.status)
         }
-        Glibc.exit(ExitStatus.success)
+        exit(ExitStatus.success)
     }
 
-    private static func exit(reporting error: Error, arguments: [String]) -> Never {
-        let status = exitCode(for: error)
-        if status == .success || error is ExitCode {
-            // Help, the version, and our own commands' exits (their message is already out).
-            let text = fullMessage(for: error)
-            if !text.isEmpty { print(text) }
-            Glibc.exit(status.rawValue)
-        }
-        let subcommand = arguments.first.flatMap { name in configuration.subcommands.first { $0._commandName == name }?._commandName }
-        let name = ["kiosk", subcommand].compactMap { $0 }.joined(separator: " ")
-        StandardError.write("\(name): \(message(for: error)) (\(name) --help)")
-        Glibc.exit(ExitStatus.usage)
+    /// A wrong command line found by a command itself (a `--timeout` that is no number): said the way the
+    /// parser says its own, exit 2.
+    static func usage(_ message: String, command: Commands.Command) -> CommandExit {
+        StandardError.write(commands.usageError(message, command: command.name))
+        return CommandExit(status: ExitStatus.usage)
     }
+}
+
+/// A command's end with a status other than 0 (its message is already out).
+struct CommandExit: Error {
+    let status: Int32
 }
 
 enum KioskVersion {
@@ -56,8 +58,9 @@ enum KioskVersion {
 }
 
 extension KioskCommand {
-    struct Run: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    struct Run {
+        static let command = Commands.Command(
+            name: "run",
             abstract: "Run the kiosk (the default command).",
             discussion: """
                 The settings are the config file's (KIOSK_CONFIG, else /etc/kiosk/kiosk.toml), under the KIOSK_* \
@@ -67,21 +70,18 @@ extension KioskCommand {
                 last frames and stops.
 
                 \(KioskRuntime.settingsHelp)
-                """
-        )
+                """,
+            settingsHelp: "Settings, as listed above.")
 
         /// Every setting's flag, parsed by the configuration model (the same parser an app of your own uses
-        /// through `KioskRuntime.main`), not by ArgumentParser.
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Settings, as listed above.", valueName: "setting"))
-        var settings: [String] = []
+        /// through `KioskRuntime.main`).
+        let settings: [String]
 
-        func run() throws {
-            if let first = settings.first, !first.hasPrefix("-") {
-                let commands = KioskCommand.configuration.subcommands.map { $0._commandName }
-                StandardError.write(
-                    "kiosk: \"\(first)\" is not a command; the commands are \(commands.joined(separator: ", ")) (kiosk --help)")
-                throw ExitCode(ExitStatus.usage)
-            }
+        init(_ invocation: Commands.Invocation) {
+            settings = invocation.settings
+        }
+
+        func run() {
             KioskRuntime.main(program: "kiosk", arguments: settings, apps: [DemoApp.name: { DemoApp(configuration: $0) }])
         }
     }

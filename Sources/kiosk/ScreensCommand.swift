@@ -1,24 +1,27 @@
-import ArgumentParser
 import DRMDisplay
 import KioskConfig
 import KioskRuntime
 
 extension KioskCommand {
     /// `kiosk screens`: every card and connector, for a person writing a config.
-    struct Screens: ParsableCommand {
-        static let configuration = CommandConfiguration(
+    struct Screens {
+        static let command = Commands.Command(
+            name: "screens",
             abstract: "List the DRM cards and their connectors: status, every mode (preferred and current marked), size, EDID.",
             discussion:
-                "Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes. --drm-device PATH lists only that card."
-        )
+                "Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes. --drm-device PATH lists only that card.",
+            options: [.flag("json", help: "Print JSON (a list of connectors) instead of text.")],
+            settingsHelp: "--drm-device PATH: only this card.")
 
-        @Flag(help: "Print JSON (a list of connectors) instead of text.")
-        var json = false
+        let json: Bool
+        let settings: [String]
 
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("--drm-device PATH: only this card.", valueName: "setting"))
-        var settings: [String] = []
+        init(_ invocation: Commands.Invocation) {
+            json = invocation.flags.contains("json")
+            settings = invocation.settings
+        }
 
-        func run() throws {
+        func run() throws(CommandExit) {
             let configuration = try SettingsArguments.configuration(settings, accepting: ["drm-device"], readFile: false)
             let report = ScreenReport(cards: DRMCards.read(paths: configuration.drmDevice.map { [$0] }))
             if json {
@@ -31,12 +34,12 @@ extension KioskCommand {
                 StandardError.write(
                     "kiosk screens: no DRM card found (/dev/dri/card*); on a machine without a display `kiosk run` uses the headless backend"
                 )
-                throw ExitCode(ExitStatus.problemsFound)
+                throw CommandExit(status: ExitStatus.problemsFound)
             }
             let problems = report.cards.compactMap { card in card.problem.map { "\(card.path): \($0)" } }
             if !problems.isEmpty {
                 StandardError.write(problems.map { "kiosk screens: \($0)" }.joined(separator: "\n"))
-                throw ExitCode(ExitStatus.problemsFound)
+                throw CommandExit(status: ExitStatus.problemsFound)
             }
         }
     }
@@ -45,7 +48,7 @@ extension KioskCommand {
 /// Settings flags of the listing commands, parsed by the configuration model like `kiosk run`'s.
 enum SettingsArguments {
     /// Where the configuration of `arguments` comes from (only the settings in `accepting`; nil: all).
-    static func source(_ arguments: [String], accepting keys: Set<String>? = nil) throws -> ConfigurationSource {
+    static func source(_ arguments: [String], accepting keys: Set<String>? = nil) throws(CommandExit) -> ConfigurationSource {
         switch CommandLineSettings.parse(arguments, accepting: keys) {
         case .failure(let errors):
             throw fail(errors.description)
@@ -62,7 +65,7 @@ enum SettingsArguments {
     static func configuration(
         _ arguments: [String], accepting keys: Set<String>? = nil, readFile: Bool,
         fileMayBeMissing: Bool = false
-    ) throws -> KioskConfiguration {
+    ) throws(CommandExit) -> KioskConfiguration {
         var source = try source(arguments, accepting: keys)
         guard readFile else {
             var configuration = KioskConfiguration.default
@@ -77,8 +80,8 @@ enum SettingsArguments {
         }
     }
 
-    private static func fail(_ message: String) -> ExitCode {
+    private static func fail(_ message: String) -> CommandExit {
         StandardError.write(message)
-        return ExitCode(ExitStatus.usage)
+        return CommandExit(status: ExitStatus.usage)
     }
 }

@@ -1,4 +1,4 @@
-import CPangoCairo
+import CLazyPangoCairo
 import Testing
 
 @testable import Graphics
@@ -167,5 +167,23 @@ import Testing
         }
         #expect(Set(sizes).count == 1)
         #expect(sizes[0] > 0)
+    }
+}
+
+/// Text's start-up work on a thread of its own, handed to the thread that draws.
+@Suite struct FontPreparationTests {
+    @Test func theCallingThreadGetsThePreparedFontMap() throws {
+        let preparation = FontPreparation()
+        try preparation.finish()
+        #expect(OpaquePointer(pango_cairo_font_map_get_default()) == FontPreparation.lastPreparedFontMap)
+        let layout = TextLayout(text: "Ready", font: .system(size: 17))
+        #expect(layout.size.width > 0)
+        #expect(layout.unknownGlyphCount == 0)
+        // Finished once: again is nothing.
+        try preparation.finish()
+    }
+
+    @Test func anUnfinishedPreparationIsWaitedFor() {
+        _ = FontPreparation()
     }
 }

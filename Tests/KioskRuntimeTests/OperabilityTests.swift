@@ -190,7 +190,7 @@ final class NotifySocket {
         let missing = try Self.kiosk(["calibrate"])
         #expect(
             missing.status == 2
-                && missing.stderr == "kiosk calibrate: Missing expected argument '--screen <screen>' (kiosk calibrate --help)\n")
+                && missing.stderr == "kiosk calibrate: missing --screen <screen> (kiosk calibrate --help)\n")
     }
 
     // MARK: The config file

@@ -1,0 +1,3 @@
+#include "lazy_libinput.h"
+
+KIOSK_LAZY_DEFINE_LOADER(kiosk_lazy_libinput, kiosk_lazy_libinput_load, KIOSK_LAZY_LIBINPUT_SONAME, KIOSK_LAZY_LIBINPUT_FUNCTIONS)

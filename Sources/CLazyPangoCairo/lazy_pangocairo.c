@@ -1,0 +1,3 @@
+#include "lazy_pangocairo.h"
+
+KIOSK_LAZY_DEFINE_LOADER(kiosk_lazy_pangocairo, kiosk_lazy_pangocairo_load, KIOSK_LAZY_PANGOCAIRO_SONAME, KIOSK_LAZY_PANGOCAIRO_FUNCTIONS)

@@ -1,0 +1,3 @@
+#include "lazy_xkbcommon.h"
+
+KIOSK_LAZY_DEFINE_LOADER(kiosk_lazy_xkbcommon, kiosk_lazy_xkbcommon_load, KIOSK_LAZY_XKBCOMMON_SONAME, KIOSK_LAZY_XKBCOMMON_FUNCTIONS)
