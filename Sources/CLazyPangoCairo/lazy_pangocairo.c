@@ -1,3 +1,17 @@
 #include "lazy_pangocairo.h"
 
+#include <stdio.h>
+
 KIOSK_LAZY_DEFINE_LOADER(kiosk_lazy_pangocairo, kiosk_lazy_pangocairo_load, KIOSK_LAZY_PANGOCAIRO_SONAME, KIOSK_LAZY_PANGOCAIRO_FUNCTIONS)
+
+int kiosk_lazy_fontconfig_init(char *error, size_t size) {
+    static const char *const names[] = {"FcInit"};
+    void *slot;
+    if (kiosk_lazy_link(KIOSK_LAZY_FONTCONFIG_SONAME, names, &slot, 1, error, size) != 0) return -1;
+    // FcInit returns FcFalse when the configuration cannot be loaded (fontconfig says why on stderr).
+    if (!((int (*)(void))slot)()) {
+        snprintf(error, size, "%s: FcInit failed: the font configuration cannot be loaded", KIOSK_LAZY_FONTCONFIG_SONAME);
+        return -1;
+    }
+    return 0;
+}

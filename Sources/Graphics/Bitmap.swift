@@ -36,9 +36,12 @@ public final class Bitmap: CustomStringConvertible {
             "Bitmap(width: \(width), height: \(height)): size outside 0...32767")
         let stride = Int(cairo_format_stride_for_width(format.cairoFormat, Int32(width)))
         precondition(stride >= 0, "cairo_format_stride_for_width(\(width)) failed")
-        let byteCount = max(stride * height, 1)
-        let data = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
-        data.initializeMemory(as: UInt8.self, repeating: 0, count: byteCount)
+        // calloc, not allocate and a fill: a large block comes from mmap as zero pages, which the kernel
+        // provides when first touched, so a bitmap drawn over whole (a frame's shadow, a view's cache) is
+        // not written twice. 16-byte alignment is more than pixman and cairo need (4).
+        guard let data = calloc(max(stride * height, 1), 1) else {
+            fatalError("Bitmap(width: \(width), height: \(height)): out of memory")
+        }
         self.init(memory: data, width: width, height: height, stride: stride, format: format, ownsMemory: true)
     }
 
@@ -62,10 +65,10 @@ public final class Bitmap: CustomStringConvertible {
             Int32(stride))!
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
             !ownsMemory
-                || cairo_surface_set_user_data(surface, bitmapMemoryKey, memory, { $0?.deallocate() })
+                || cairo_surface_set_user_data(surface, bitmapMemoryKey, memory, { free($0) })
                     == CAIRO_STATUS_SUCCESS
         else {
-            if ownsMemory { memory.deallocate() }
+            if ownsMemory { free(memory) }
             fatalError(
                 "cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)): "
                     + String(cString: cairo_status_to_string(cairo_surface_status(surface))!))

@@ -42,10 +42,14 @@ extension KioskRuntime {
             print(Commands.wrapLines("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp + "\n\n" + ExitStatus.help))
             exit(0)
         }
+        // Text's start-up work begins before the configuration is read: it is the longest part of a start.
+        // Every exit below waits for it, so the process never ends while that thread is inside fontconfig.
+        let fonts = FontPreparation()
         let source: ConfigurationSource
         switch loadConfiguration(arguments: arguments, environment: environment, apps: apps) {
         case .failure(let message):
             StandardError.write(message.description)
+            try? fonts.finish()
             exit(ExitStatus.usage)
         case .success(let loaded):
             var timeline = StartupTimeline()
@@ -55,11 +59,13 @@ extension KioskRuntime {
             logSource(source, configuration: loaded.configuration)
             MainActor.assumeIsolated { () -> Never in
                 let runtime = KioskRuntime(
-                    configuration: loaded.configuration, source: source, delegate: make(loaded.configuration), timeline: timeline)
+                    configuration: loaded.configuration, source: source, delegate: make(loaded.configuration), timeline: timeline,
+                    fonts: fonts)
                 do {
                     try runtime.run()
                 } catch {
                     StandardError.write("\(program): error: \(error)")
+                    try? fonts.finish()
                     exit(ExitStatus.cannotRun)
                 }
             }

@@ -55,10 +55,16 @@ public final class KioskRuntime {
     private var observations: [NotificationObservation] = []
     private let log = Logger(label: "kiosk.runtime")
 
+    /// Text's start-up work, started before the configuration was read when `main` made it.
+    private let fonts: FontPreparation?
+
+    /// `fonts`: a preparation already under way (`KioskRuntime.main` starts one before reading the
+    /// configuration); nil starts one in `start()`.
     public init(
         configuration: KioskConfiguration, source: ConfigurationSource? = nil, delegate: any ApplicationDelegate,
-        application: Application = .shared, timeline: StartupTimeline = StartupTimeline()
+        application: Application = .shared, timeline: StartupTimeline = StartupTimeline(), fonts: FontPreparation? = nil
     ) {
+        self.fonts = fonts
         self.timeline = timeline
         self.configuration = configuration
         self.source = source
@@ -70,7 +76,7 @@ public final class KioskRuntime {
     public func start() throws(RuntimeError) {
         // Text's libraries, fontconfig and the system font load on a thread of their own while the
         // seat and the displays are opened; the app's launch waits for them (it lays text out).
-        let fonts = FontPreparation()
+        let fonts = self.fonts ?? FontPreparation()
         if let tracePath = configuration.tracePath {
             trace = try Trace(path: tracePath, application: application)
         }

@@ -25,13 +25,15 @@ public final class LazyLibrary<Functions>: @unchecked Sendable {
     /// Loads the library now with `load`, a `kiosk_lazy_*_load` function of a `CLazy*` target.
     public init(soname: String, load: (UnsafeMutablePointer<CChar>?, Int) -> UnsafePointer<Functions>?) {
         self.soname = soname
-        var reason = [CChar](repeating: 0, count: 512)
-        let table = reason.withUnsafeMutableBufferPointer { load($0.baseAddress, $0.count) }
-        if let table {
-            outcome = .success(table.pointee)
-        } else {
-            let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            outcome = .failure(LazyLinkError(soname: soname, reason: text))
+        var table: UnsafePointer<Functions>?
+        do {
+            try LazyLinkError.check(soname: soname) { error, size in
+                table = load(error, size)
+                return table != nil
+            }
+            outcome = .success(table!.pointee)
+        } catch {
+            outcome = .failure(error)
         }
     }
 
@@ -54,6 +56,22 @@ public final class LazyLibrary<Functions>: @unchecked Sendable {
 public struct LazyLinkError: Error, Sendable, CustomStringConvertible {
     public let soname: String
     public let reason: String
+
+    public init(soname: String, reason: String) {
+        self.soname = soname
+        self.reason = reason
+    }
+
+    /// Runs `load`, a C loader that writes why it failed into `error` (at most `size` bytes, NUL-ended)
+    /// and returns false then; throws that reason.
+    public static func check(
+        soname: String, _ load: (_ error: UnsafeMutablePointer<CChar>?, _ size: Int) -> Bool
+    ) throws(LazyLinkError) {
+        var reason = [CChar](repeating: 0, count: 512)
+        guard !reason.withUnsafeMutableBufferPointer({ load($0.baseAddress, $0.count) }) else { return }
+        let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw LazyLinkError(soname: soname, reason: text)
+    }
 
     public var description: String {
         reason.hasPrefix(soname) ? "cannot load \(reason)" : "cannot load \(soname): \(reason)"

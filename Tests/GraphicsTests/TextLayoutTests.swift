@@ -175,7 +175,7 @@ import Testing
     @Test func theCallingThreadGetsThePreparedFontMap() throws {
         let preparation = FontPreparation()
         try preparation.finish()
-        #expect(OpaquePointer(pango_cairo_font_map_get_default()) == FontPreparation.lastPreparedFontMap)
+        #expect(OpaquePointer(pango_cairo_font_map_get_default()) == preparation.handedOver)
         let layout = TextLayout(text: "Ready", font: .system(size: 17))
         #expect(layout.size.width > 0)
         #expect(layout.unknownGlyphCount == 0)

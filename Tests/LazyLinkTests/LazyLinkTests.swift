@@ -1,12 +1,11 @@
 import CLazyLink
 import Glibc
 import Graphics
+import LazyLink
 import LibInput
 import Seat
 import Testing
 import XKB
-
-@testable import LazyLink
 
 /// Libraries loaded on first use: a missing library or function is an error that names it, and every
 /// table the wrappers bind resolves on this system.

@@ -96,4 +96,11 @@ struct kiosk_lazy_pangocairo {
 /// Loads pangocairo (with pango, cairo, GObject and GLib, which it links): its functions, or NULL with dlerror's text in `error`.
 const struct kiosk_lazy_pangocairo *kiosk_lazy_pangocairo_load(char *error, size_t size);
 
+/// fontconfig, which pango links: loaded on its own so that its start can run beside pango's load.
+#define KIOSK_LAZY_FONTCONFIG_SONAME "libfontconfig.so.1"
+
+/// Loads fontconfig and has it read its configuration and caches (`FcInit`), the longest part of text's
+/// start, on a thread of its own while pango and cairo load on another: 0, or -1 with the reason in `error`.
+int kiosk_lazy_fontconfig_init(char *error, size_t size);
+
 #endif

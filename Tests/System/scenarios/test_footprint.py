@@ -1,0 +1,112 @@
+"""The release kiosk as a board gets it: 8 libraries at exec, no Foundation or ICU, under 15 MB; on a real
+display its start-up timeline in order, then no CPU, no wake-up and no thread between events."""
+
+import json
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from kioskvm import measure
+from kioskvm.scenario import expect, note
+from scenarios_support import REPO, SEAT
+
+GUEST = dict(heads=1)
+TIMEOUT = 600
+
+SCRATCH = REPO / ".build-release"            # the release build's own scratch path (as Tests/System/peers)
+BUILT = SCRATCH / "release" / "kiosk"
+TRIMMED = SCRATCH / "footprint" / "kiosk"    # read by the guest through the host root share
+# What the kiosk may load at exec: the display and composition libraries and what the static Swift runtime
+# needs. pango and cairo, libseat, libinput and xkbcommon load when first used (LazyLink).
+AT_EXEC = {"libdrm.so.2", "libudev.so.1", "libpixman-1.so.0", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1", "libc.so.6",
+           "ld-linux-x86-64.so.2"}
+LOADED_LATER = ("libpangocairo", "libcairo", "libseat", "libinput", "libxkbcommon", "libglib", "libsystemd")
+BUDGET = 15 * 1024 * 1024                    # what a board carries beyond Debian's packages
+PHASES = ["configuration", "seat", "backend", "displays", "fonts", "launched", "first-frame", "first-flip", "input"]
+
+state = {}
+
+
+def check_the_release_binary_needs_only_eight_libraries_at_exec(guest):
+    # Incremental: scripts/test has built it already; alone, this builds it (about 2 minutes from nothing).
+    r = subprocess.run(["swift", "build", "-c", "release", "--product", "kiosk", "--static-swift-stdlib",
+                        "--scratch-path", str(SCRATCH)], cwd=REPO, capture_output=True, text=True)
+    expect(r.returncode == 0, f"release build failed: {r.stdout[-2000:]}{r.stderr[-2000:]}")
+    TRIMMED.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(BUILT, TRIMMED)
+    trim = subprocess.run([str(REPO / "scripts" / "trim-binary"), str(TRIMMED)], capture_output=True, text=True)
+    expect(trim.returncode == 0, trim.stderr)
+    dynamic = subprocess.run(["readelf", "-d", str(TRIMMED)], capture_output=True, text=True, check=True).stdout
+    needed = set(re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic))
+    expect(needed == AT_EXEC, f"needed at exec: {sorted(needed)}, expected {sorted(AT_EXEC)}")
+    size = TRIMMED.stat().st_size
+    note(f"release binary {size / 1048576:.1f} MiB stripped, {len(needed)} libraries at exec")
+    expect(size <= BUDGET, f"{size} bytes, more than {BUDGET}")
+    state["binary"] = TRIMMED
+
+
+def check_no_foundation_and_no_icu_inside(guest):
+    # The symbols of the unstripped build: a module linked in statically leaves its mangled names.
+    symbols = subprocess.run(["nm", str(BUILT)], capture_output=True, text=True, check=True).stdout
+    foundation = [s for s in symbols.split() if "Foundation" in s][:5]
+    icu = [s for s in symbols.split() if re.match(r"^(u_|ucol_|ubrk_|udat_|unum_)\w+_\d+$", s)][:5]
+    expect(not foundation, f"Foundation symbols: {foundation}")
+    expect(not icu, f"ICU symbols: {icu}")
+
+
+def check_version_maps_none_of_the_libraries_loaded_later(guest):
+    binary = state["binary"]
+    r = guest.run(f"LD_DEBUG=files {binary} --version", timeout=60)
+    expect(r.ok and r.stdout.strip() == "0.1.0", r)
+    loaded = sorted(set(re.findall(r"file=(\S+) \[0\];  needed by", r.stderr)))
+    expect(set(loaded) <= AT_EXEC, f"--version loaded {loaded}")
+    expect(not [l for l in loaded if l.startswith(LOADED_LATER)], f"--version loaded {loaded}")
+
+
+def check_a_real_start_reaches_every_phase_in_order(guest):
+    binary = state["binary"]
+    trace = Path(guest.job_dir) / "footprint-trace.jsonl"
+    sampler = measure.Sampler(guest)
+    state["sampler"] = sampler
+    process = guest.spawn(f"exec {binary} run --backend drm --trace {guest.guest_path(trace)}", env=SEAT,
+                          line_buffered=False)
+    state["process"] = process
+
+    def phases():
+        if not trace.exists():
+            return []
+        lines = [json.loads(l) for l in trace.read_text().splitlines() if l.strip()]
+        return [(e["phase"], e["ms"]) for e in lines if e["event"] == "startup"]
+
+    deadline = time.time() + 90
+    while time.time() < deadline and "input" not in [p for p, _ in phases()]:
+        time.sleep(0.2)
+    reached = phases()
+    expect([p for p, _ in reached] == PHASES, f"phases {reached}")
+    expect([ms for _, ms in reached] == sorted(ms for _, ms in reached), f"times out of order: {reached}")
+    note("start-up, ms after exec: " + ", ".join(f"{p} {ms:.0f}" for p, ms in reached))
+    state["pid"] = process.pid
+
+
+def check_idle_means_no_cpu_no_wakeup_no_thread(guest):
+    sampler, pid = state["sampler"], state["pid"]
+    time.sleep(2)                                   # past the first frame's follow-ups (input, the seat)
+    memory = sampler.memory(pid)
+    note(f"memory after start: {memory}")
+    cpu = sampler.idle_cpu(pid, seconds=10)
+    expect(cpu.idle, f"not idle over 10 s:\n{cpu}")
+    # Loaded when first used, now that they were: input after the first frame, text and the seat before.
+    maps = guest.run(f"cat /proc/{pid}/maps", timeout=30).stdout
+    for library in ("libpangocairo", "libseat", "libinput", "libxkbcommon"):
+        expect(library in maps, f"{library} not loaded by a running kiosk")
+
+
+def check_sigterm_stops_it(guest):
+    process = state["process"]
+    process.signal(signal.SIGTERM, group=False)
+    result = process.wait(30)
+    expect(result.status == 0, result)
+    state["sampler"].close()
