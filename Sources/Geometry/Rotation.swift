@@ -72,61 +72,14 @@ public enum Rotation: String, CaseIterable, Hashable, Sendable, CustomStringConv
     }
 
     public func physicalPoint(fromLogical point: Point, logicalSize: Size) -> Point {
-        logicalToPhysical(logicalSize: logicalSize).apply(to: point)
+        point.applying(logicalToPhysical(logicalSize: logicalSize))
     }
 
     public func logicalPoint(fromPhysical point: Point, logicalSize: Size) -> Point {
-        logicalToPhysical(logicalSize: logicalSize).inverted().apply(to: point)
+        point.applying(logicalToPhysical(logicalSize: logicalSize).inverted())
     }
 
     public func physicalRect(fromLogical rect: Rect, logicalSize: Size) -> Rect {
-        logicalToPhysical(logicalSize: logicalSize).apply(to: rect)
-    }
-}
-
-/// A 2D affine transform in Core Graphics' layout: `x' = a*x + c*y + tx`, `y' = b*x + d*y + ty`.
-public struct AffineTransform: Hashable, Sendable {
-    public var a, b, c, d, tx, ty: Double
-
-    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
-        (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
-    }
-
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
-
-    public init(translationX x: Double, y: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
-
-    public func apply(to p: Point) -> Point {
-        Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
-    }
-
-    /// The bounding box of the transformed corners (exact for the quarter turns and mirrors used here).
-    public func apply(to rect: Rect) -> Rect {
-        if rect.isNull { return rect }
-        let corners = [
-            Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
-            Point(x: rect.minX, y: rect.maxY), Point(x: rect.maxX, y: rect.maxY),
-        ].map(apply(to:))
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-    }
-
-    /// `self` first, then `next`.
-    public func concatenating(_ next: AffineTransform) -> AffineTransform {
-        AffineTransform(
-            a: a * next.a + b * next.c, b: a * next.b + b * next.d,
-            c: c * next.a + d * next.c, d: c * next.b + d * next.d,
-            tx: tx * next.a + ty * next.c + next.tx, ty: tx * next.b + ty * next.d + next.ty)
-    }
-
-    public var determinant: Double { a * d - b * c }
-
-    /// The inverse; a singular transform (determinant 0) is a programmer error.
-    public func inverted() -> AffineTransform {
-        let det = determinant
-        precondition(det != 0, "AffineTransform.inverted: singular transform \(self)")
-        return AffineTransform(
-            a: d / det, b: -b / det, c: -c / det, d: a / det,
-            tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        rect.applying(logicalToPhysical(logicalSize: logicalSize))
     }
 }

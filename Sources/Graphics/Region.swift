@@ -156,7 +156,7 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
     public func transformed(by rotation: Rotation, logicalSize: Size) -> Region {
         if rotation == .normal { return self }
         let transform = rotation.logicalToPhysical(logicalSize: logicalSize)
-        return Region(rects: rects.map { PixelRect(enclosing: transform.apply(to: $0.rect)) })
+        return Region(rects: rects.map { PixelRect(enclosing: $0.rect.applying(transform)) })
     }
 
     /// Calls `pixman_region32_equal`: same pixels, whatever the history.
