@@ -238,8 +238,9 @@ extension Bitmap {
         }
     }
 
-    /// The 16-bit mask alpha for `opacity`, converted as `pixman_color_t` components are.
-    private static func maskAlpha(_ opacity: Double) -> UInt16 {
+    /// The 16-bit mask alpha for `opacity`, converted as `pixman_color_t` components are; shared with
+    /// `composite(_:transform:opacity:clip:)`, so both apply an opacity alike.
+    static func maskAlpha(_ opacity: Double) -> UInt16 {
         let o = opacity.isNaN ? 0 : min(max(opacity, 0), 1)
         return UInt16(o * 65535 + 0.5)
     }
