@@ -54,20 +54,22 @@ extension DRMDisplay {
         do {
             try device.handleEvents { event in
                 guard let output = outputs.values.first(where: { $0.crtc == event.crtc }) else { return }
-                completeFlip(output)
+                completeFlip(output, vblank: event.timestamp)
             }
         } catch {
             log.error("\(cardName): reading DRM events failed: \(error)")
         }
     }
 
-    private func completeFlip(_ output: Output) {
+    /// `vblank`: when the new frame went on screen (the flip event's CLOCK_MONOTONIC time); nil when the
+    /// flip was given up on.
+    private func completeFlip(_ output: Output, vblank: TimeInterval? = nil) {
         output.flipTimeout?.cancel()
         output.flipTimeout = nil
         output.flipPending = false
         if let pending = output.pending { output.front = pending }
         output.pending = nil
-        if let screen = screens.first(where: { $0.name == output.name }) { compositor?.framePresented(on: screen) }
+        if let screen = screens.first(where: { $0.name == output.name }) { compositor?.framePresented(on: screen, at: vblank) }
     }
 }
 

@@ -88,13 +88,36 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
             tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
-    /// The same transform with each component moved `fraction` of the way to `other`'s: how an animation
-    /// passes between two transforms (Core Animation interpolates the components of a 2-D transform).
+    /// The transform `fraction` of the way from this one to `other`, as Core Animation passes between two
+    /// transforms: each is split into translation, rotation, scale and shear (A = R(θ)·[[sx, m], [0, sy]]),
+    /// those are interpolated (the angle the short way round) and put back together. So a quarter turn
+    /// animates as a turn, where mixing the matrix entries would shrink the view through the middle.
     public func interpolated(to other: AffineTransform, fraction: Double) -> AffineTransform {
         func mix(_ x: Double, _ y: Double) -> Double { x + (y - x) * fraction }
+        guard let from = decomposed, let to = other.decomposed else {
+            // A transform that flattens its first axis has no angle: mix the entries.
+            return AffineTransform(
+                a: mix(a, other.a), b: mix(b, other.b), c: mix(c, other.c), d: mix(d, other.d),
+                tx: mix(tx, other.tx), ty: mix(ty, other.ty))
+        }
+        var turn = to.angle - from.angle
+        if turn > Double.pi { turn -= 2 * Double.pi } else if turn < -Double.pi { turn += 2 * Double.pi }
+        let angle = from.angle + turn * fraction
+        let sx = mix(from.sx, to.sx), shear = mix(from.shear, to.shear), sy = mix(from.sy, to.sy)
+        let (sine, cosine) = Self.exactSineCosine(angle)
         return AffineTransform(
-            a: mix(a, other.a), b: mix(b, other.b), c: mix(c, other.c), d: mix(d, other.d),
+            a: cosine * sx, b: sine * sx, c: cosine * shear - sine * sy, d: sine * shear + cosine * sy,
             tx: mix(tx, other.tx), ty: mix(ty, other.ty))
+    }
+
+    /// Rotation, scales and shear of the 2x2 part (A = R(θ)·[[sx, shear], [0, sy]]), or nil when the first
+    /// axis is flattened (sx = 0).
+    private var decomposed: (angle: Double, sx: Double, shear: Double, sy: Double)? {
+        let sx = (a * a + b * b).squareRoot()
+        guard sx > 0 else { return nil }
+        let angle = atan2(b, a)
+        let cosine = a / sx, sine = b / sx
+        return (angle, sx, cosine * c + sine * d, -sine * c + cosine * d)
     }
 
     public var description: String {

@@ -25,6 +25,27 @@ public final class Application: Responder {
     /// Told about every change that needs a repaint; set by the compositor.
     weak var changeObserver: (any WindowChangeObserver)?
 
+    // MARK: Time and animation
+
+    /// The clock animations and display links run on (CLOCK_MONOTONIC); tests set a `ManualClock` before
+    /// they make the compositor.
+    public var clock: any FrameClock = MonotonicClock()
+
+    /// Runs the view animations of this application.
+    private(set) lazy var animator = Animator(application: self)
+
+    /// Told when animations begin and end (the runtime's trace).
+    public var animationObserver: (any AnimationObserver)? {
+        get { animator.observer }
+        set { animator.observer = newValue }
+    }
+
+    /// Whether any view animation is in flight.
+    public var isAnimating: Bool { animator.isAnimating }
+
+    /// Display links added and not invalidated, in the order added.
+    var displayLinks: [DisplayLink] = []
+
     // MARK: Screens
 
     private var registeredScreens: [Screen] = []

@@ -11,8 +11,8 @@ public protocol FrameOutput: AnyObject {
     /// pixel of the region it was told about and nothing else.
     func nextBuffer(for screen: Screen) -> FrameBuffer?
     /// Shows `buffer`; `damage` (physical pixels) is what changed since the frame before. The output calls
-    /// `Compositor.framePresented(on:)` when the frame is on screen (after the page flip), which allows
-    /// the next one: at most one frame is in flight per screen.
+    /// `Compositor.framePresented(on:at:)` when the frame is on screen (after the page flip, with the
+    /// flip's vblank time), which allows the next one: at most one frame is in flight per screen.
     func present(_ buffer: FrameBuffer, for screen: Screen, damage: Region)
     /// True when the buffers are ordinary cached memory (headless, tests): the compositor may then paint an
     /// unrotated screen straight into them instead of into a shadow it copies from. Scanout memory (DRM
@@ -46,6 +46,15 @@ public struct FrameBuffer {
 /// `isOpaque` or an opaque background) are skipped, then the layers are composited back to front with
 /// pixman into a RAM shadow of the screen's logical size. The damaged part of the shadow (grown by the
 /// output buffer's age) is copied through the screen's rotation into the output's buffer.
+///
+/// Views are placed by their presentation values (what animations show) and transforms: a view whose
+/// place on screen is not a whole-pixel translation of its cache is composited through its transform
+/// with bilinear filtering, and damages the box around where it was and where it is.
+///
+/// It is also each screen's frame clock: while an animation runs on a screen's windows or a display link
+/// of the screen is active, every frame that lands (`framePresented(on:at:)`, the vblank time on DRM)
+/// starts the next one at once, and when none is in flight (no change to show, or an output without
+/// flip events) a timer at the mode's refresh period does. When nothing animates, nothing is scheduled.
 @MainActor
 public final class Compositor: WindowChangeObserver {
     public let application: Application
@@ -54,8 +63,9 @@ public final class Compositor: WindowChangeObserver {
     public var isOpaqueCullingEnabled = true
     /// Called after a frame was composed for a screen (the runtime uses it for sd_notify READY=1).
     public var frameObserver: ((Screen) -> Void)?
-    /// Called when a frame of a screen is on the display (after its page flip), with the screen.
-    public var presentationObserver: ((Screen) -> Void)?
+    /// Called when a frame of a screen is on the display (after its page flip), with the screen and the
+    /// flip's vblank time when the output knows it (CLOCK_MONOTONIC seconds).
+    public var presentationObserver: ((Screen, TimeInterval?) -> Void)?
 
     private var states: [ObjectIdentifier: ScreenState] = [:]
     private var frameScheduled = false
@@ -86,12 +96,75 @@ public final class Compositor: WindowChangeObserver {
 
     // MARK: Scheduling
 
-    /// The output finished showing the last frame of `screen`; the next one may start.
-    public func framePresented(on screen: Screen) {
+    /// The output finished showing the last frame of `screen`; the next one may start. `timestamp` is the
+    /// vblank time it was shown at (DRM's page-flip event); nil for outputs that have none.
+    public func framePresented(on screen: Screen, at timestamp: TimeInterval? = nil) {
         guard let state = states[ObjectIdentifier(screen)] else { return }
-        presentationObserver?(screen)
+        presentationObserver?(screen, timestamp)
         state.inFlight = false
-        if state.needsFrame { scheduleRun() }
+        if needsTicks(screen) {
+            // Animating: the flip is the frame clock; without a vblank time, the refresh-period timer. So is
+            // a flip that lands well within a period of the last tick: drivers without vblank interrupts
+            // (virtio-gpu, bochs, simpledrm) complete a flip at once, and following them would draw as fast
+            // as the CPU allows.
+            let period = refreshPeriod(of: screen)
+            if let timestamp, timestamp - (state.lastTick ?? -.infinity) >= period * 0.75 {
+                tick(screen, at: timestamp)
+            } else {
+                ensureTicking(screen)
+            }
+        } else if state.needsFrame {
+            scheduleRun()
+        }
+    }
+
+    // MARK: Frame clock
+
+    /// The time between two frames of `screen` (its mode's refresh; 60 Hz when it has none).
+    public func refreshPeriod(of screen: Screen) -> TimeInterval {
+        guard let rate = screen.currentMode?.refreshRate, rate > 0 else { return 1.0 / 60 }
+        return 1 / rate
+    }
+
+    /// Whether `screen` needs a frame per refresh: an animation shows on it or a display link follows it.
+    private func needsTicks(_ screen: Screen) -> Bool {
+        application.displayLinks.contains { $0.screen === screen && $0.isActive }
+            || application.animator.isAnimating(on: screen)
+    }
+
+    /// Whether a frame-clock tick is waiting on its timer (tests: after an animation ends, none is).
+    public func isTickScheduled(on screen: Screen) -> Bool { states[ObjectIdentifier(screen)]?.tickTimer != nil }
+
+    /// Makes sure a tick will come for `screen` if it needs one: after the frame in flight lands, or from
+    /// the refresh-period timer, not earlier than one period after the last tick.
+    private func ensureTicking(_ screen: Screen) {
+        guard screen.isConnected, needsTicks(screen) else { return }
+        let state = state(for: screen)
+        guard state.tickTimer == nil, !state.inFlight else { return }
+        let deadline = max(application.clock.now, (state.lastTick ?? -.infinity) + refreshPeriod(of: screen))
+        state.tickTimer = application.clock.schedule(at: deadline) { [weak self, weak screen] in
+            guard let self, let screen, let state = self.states[ObjectIdentifier(screen)] else { return }
+            state.tickTimer = nil
+            self.tick(screen, at: deadline)
+        }
+    }
+
+    /// One frame of the frame clock: display links are called and animations move to the time the frame
+    /// will be shown (`timestamp` plus a period), then the frame is composed.
+    private func tick(_ screen: Screen, at timestamp: TimeInterval) {
+        let state = state(for: screen)
+        state.tickTimer?.cancel()
+        state.tickTimer = nil
+        let period = refreshPeriod(of: screen)
+        state.lastTick = timestamp
+        let target = timestamp + period
+        for link in application.displayLinks where link.screen === screen {
+            link.frame(timestamp: timestamp, target: target, period: period)
+        }
+        application.animator.advance(to: target)
+        if state.needsFrame, !state.inFlight { composeFrame(on: screen, state: state, reportedDamage: nil) }
+        // No frame went out (nothing changed, or the output showed it at once): the timer ticks next.
+        if !state.inFlight { ensureTicking(screen) }
     }
 
     /// Composes now every screen that has changes and no frame in flight (the run loop does this once per
@@ -147,10 +220,12 @@ public final class Compositor: WindowChangeObserver {
     func subtreeWillLeave(_ view: View, in window: Window) { scheduleFrame(for: window.screen) }
     func contentDidChange(in view: View, rect: Rect, window: Window) { scheduleFrame(for: window.screen) }
     func frameRequested(by window: Window) { scheduleFrame(for: window.screen) }
+    func framesRequested() { for screen in application.connectedScreens { ensureTicking(screen) } }
 
     func screenDidChange(_ screen: Screen) {
         guard screen.isConnected else {
             // Its buffers belong to the backend; the shadow and placements go. Nothing is scheduled.
+            states[ObjectIdentifier(screen)]?.tickTimer?.cancel()
             states[ObjectIdentifier(screen)] = nil
             return
         }
@@ -248,50 +323,75 @@ public final class Compositor: WindowChangeObserver {
     private func collectLayers(of windows: [Window], damage: inout Region) -> [Layer] {
         var layers: [Layer] = []
         for window in windows {
-            let origin = window.frame.origin
-            walk(window, origin: Point(x: origin.x, y: origin.y), clip: nil, alpha: 1, into: &layers, damage: &damage)
+            walk(window, toScreen: window.shownTransformToSuperview, clip: nil, alpha: 1, into: &layers, damage: &damage)
         }
         return layers
     }
 
+    /// `toScreen` maps the view's coordinates (its presentation values) onto the screen.
     private func walk(
-        _ view: View, origin: Point, clip: PixelRect?, alpha: Double,
+        _ view: View, toScreen: AffineTransform, clip: PixelRect?, alpha: Double,
         into layers: inout [Layer], damage: inout Region
     ) {
         guard !view.isHidden else { return }
-        let alpha = alpha * view.alpha
+        let alpha = alpha * view.shownAlpha
         guard alpha > 0 else { return }
-        // Pixel positions: views land on whole pixels, as UIKit rounds to the screen's pixel grid.
-        let rect = PixelRect(
-            x: Int32(origin.x.rounded()), y: Int32(origin.y.rounded()),
-            width: Int32(view.bounds.width.rounded(.up)), height: Int32(view.bounds.height.rounded(.up)))
-        let content = render(view, at: rect, clip: clip, damage: &damage)
+        let shown = view.shownBounds, model = view.bounds
+        // The content is drawn at the model size; the shown bounds stretch it (UIKit's default content
+        // mode, scale to fill), so a size animation never redraws.
+        let scaleX = model.width > 0 ? shown.width / model.width : 1
+        let scaleY = model.height > 0 ? shown.height / model.height : 1
+        let contentToScreen = AffineTransform(scaleX: scaleX, y: scaleY)
+            .concatenating(AffineTransform(translationX: shown.minX, y: shown.minY)).concatenating(toScreen)
+        let size = (width: Int32(model.width.rounded(.up)), height: Int32(model.height.rounded(.up)))
+        let rect: PixelRect
+        let transform: AffineTransform?
+        if contentToScreen.isTranslation {
+            // Pixel positions: views land on whole pixels, as UIKit rounds to the screen's pixel grid.
+            rect = PixelRect(
+                x: Int32(contentToScreen.tx.rounded()), y: Int32(contentToScreen.ty.rounded()), width: size.width,
+                height: size.height)
+            transform = nil
+        } else {
+            rect = PixelRect(enclosing: Rect(x: 0, y: 0, width: model.width, height: model.height).applying(contentToScreen))
+            transform = contentToScreen
+        }
+        let content = render(view, at: rect, size: size, transform: transform, clip: clip, damage: &damage)
         if !content.isEmpty {
-            let opaque = alpha >= 1 && (view.isOpaque || content.isOpaqueFill)
+            let opaque = alpha >= 1 && transform == nil && (view.isOpaque || content.isOpaqueFill)
             layers.append(
                 Layer(
-                    view: view, content: content,
+                    view: view, content: content, size: model.size,
                     placement: Placement(
                         rect: rect, clip: clip, alpha: alpha, content: content.identity,
-                        index: layers.count, opaque: opaque)))
+                        index: layers.count, opaque: opaque, transform: transform)))
         }
         guard !view.subviews.isEmpty else { return }
         var childClip = clip
-        if view.clipsToBounds { childClip = clip.map { $0.intersection(rect) } ?? rect }
+        if view.clipsToBounds {
+            // Under a rotation the clip is the box around the turned bounds (pixman clips to rectangles).
+            let bounds = transform == nil ? rect : PixelRect(enclosing: shown.applying(toScreen))
+            childClip = clip.map { $0.intersection(bounds) } ?? bounds
+        }
         if let childClip, childClip.isEmpty { return }
         for subview in view.subviews {
-            let frame = subview.frame
-            let childOrigin = Point(x: origin.x - view.bounds.minX + frame.minX, y: origin.y - view.bounds.minY + frame.minY)
-            walk(subview, origin: childOrigin, clip: childClip, alpha: alpha, into: &layers, damage: &damage)
+            walk(
+                subview, toScreen: subview.shownTransformToSuperview.concatenating(toScreen), clip: childClip, alpha: alpha,
+                into: &layers, damage: &damage)
         }
     }
 
     /// Brings `view`'s cached content up to date and says what to paint for it.
-    private func render(_ view: View, at rect: PixelRect, clip: PixelRect?, damage: inout Region) -> LayerContent {
+    /// `rect` is where it lands on screen (the box around it when `transform` is given: the map from its
+    /// cache's pixels to the screen); `size` is the cache's size.
+    private func render(
+        _ view: View, at rect: PixelRect, size: (width: Int32, height: Int32), transform: AffineTransform?,
+        clip: PixelRect?, damage: inout Region
+    ) -> LayerContent {
         let dirty = view.takeDirtyRect()
         var layer = view.rendering
         defer { view.rendering = layer }
-        let sizeChanged = layer.cache.map { $0.width != Int(rect.width) || $0.height != Int(rect.height) } ?? false
+        let sizeChanged = layer.cache.map { $0.width != Int(size.width) || $0.height != Int(size.height) } ?? false
         guard !dirty.isNull || sizeChanged || !layer.isValid else { return layer.content }
 
         // Views that only have a background colour (no draw(_:), no border, square corners) need no
@@ -299,12 +399,12 @@ public final class Compositor: WindowChangeObserver {
         let plain = view.borderWidth <= 0 && view.cornerRadius <= 0
         if plain && layer.drawsNothing {
             layer.cache = nil
-            layer.content = view.backgroundColor.map { $0.alpha > 0 ? .fill($0) : .none } ?? .none
+            layer.content = view.shownBackgroundColor.map { $0.alpha > 0 ? .fill($0) : .none } ?? .none
             layer.isValid = true
             damage.formUnion(clipped(rect, to: clip))
             return layer.content
         }
-        guard rect.width > 0, rect.height > 0 else {
+        guard size.width > 0, size.height > 0 else {
             layer.cache = nil
             layer.content = .none
             layer.isValid = true
@@ -312,7 +412,7 @@ public final class Compositor: WindowChangeObserver {
         }
         var redraw = dirty.isNull ? view.bounds : dirty
         if layer.cache == nil || sizeChanged || !layer.isValid {
-            layer.cache = Bitmap(width: Int(rect.width), height: Int(rect.height), format: .argb32Premultiplied)
+            layer.cache = Bitmap(width: Int(size.width), height: Int(size.height), format: .argb32Premultiplied)
             redraw = view.bounds
         }
         let cache = layer.cache!
@@ -325,7 +425,7 @@ public final class Compositor: WindowChangeObserver {
         context.clip(to: local)
         context.clear(local)
         let full = Rect(x: 0, y: 0, width: view.bounds.width, height: view.bounds.height)
-        if let background = view.backgroundColor, background.alpha > 0 {
+        if let background = view.shownBackgroundColor, background.alpha > 0 {
             if view.cornerRadius > 0 {
                 context.fillRoundedRect(full, radius: view.cornerRadius, color: background)
             } else {
@@ -350,11 +450,13 @@ public final class Compositor: WindowChangeObserver {
         if plain && layer.drawsNothing {
             // Learned that this view draws nothing itself: next time it is a plain fill.
             layer.cache = nil
-            layer.content = view.backgroundColor.map { $0.alpha > 0 ? .fill($0) : .none } ?? .none
+            layer.content = view.shownBackgroundColor.map { $0.alpha > 0 ? .fill($0) : .none } ?? .none
         }
-        let dirtyOnScreen = PixelRect(
-            x: rect.x + Int32(local.minX), y: rect.y + Int32(local.minY),
-            width: Int32(local.width), height: Int32(local.height))
+        let dirtyOnScreen =
+            transform.map { PixelRect(enclosing: local.applying($0)) }
+            ?? PixelRect(
+                x: rect.x + Int32(local.minX), y: rect.y + Int32(local.minY),
+                width: Int32(local.width), height: Int32(local.height))
         damage.formUnion(clipped(dirtyOnScreen, to: clip))
         return layer.content
     }
@@ -386,11 +488,19 @@ public final class Compositor: WindowChangeObserver {
                 break
             case .fill(let color):
                 let faded = color.withAlphaComponent(color.alpha * placement.alpha)
-                shadow.fill(faded, operation: faded.isOpaque ? .source : .over, in: region)
+                if let transform = placement.transform {
+                    shadow.fill(faded, rect: Rect(size: layer.size), transform: transform, clip: region)
+                } else {
+                    shadow.fill(faded, operation: faded.isOpaque ? .source : .over, in: region)
+                }
             case .bitmap(let bitmap):
-                shadow.composite(
-                    bitmap, operation: placement.opaque ? .source : .over, destination: placement.rect,
-                    opacity: placement.alpha, clip: region)
+                if let transform = placement.transform {
+                    shadow.composite(bitmap, transform: transform, opacity: placement.alpha, clip: region)
+                } else {
+                    shadow.composite(
+                        bitmap, operation: placement.opaque ? .source : .over, destination: placement.rect,
+                        opacity: placement.alpha, clip: region)
+                }
             }
         }
     }
@@ -444,6 +554,9 @@ struct Placement: Equatable {
     /// Position in the frame's back-to-front order: re-stacking changes it.
     var index: Int
     var opaque: Bool
+    /// The map from the content's pixels to the screen when it is not a whole-pixel translation (then
+    /// `rect` is the box around the transformed content).
+    var transform: AffineTransform?
 
     var visibleRect: PixelRect { clip.map { rect.intersection($0) } ?? rect }
 }
@@ -451,6 +564,8 @@ struct Placement: Equatable {
 struct Layer {
     let view: View
     let content: LayerContent
+    /// The content's size in points (its model bounds): what a transform maps.
+    let size: Size
     let placement: Placement
 }
 
@@ -466,4 +581,7 @@ final class ScreenState {
     var fullRepaint = true
     var inFlight = false
     var framesComposed = 0
+    /// The frame clock: the time of the last tick, and the timer for the next when no flip will bring it.
+    var lastTick: TimeInterval?
+    var tickTimer: FrameTimer?
 }

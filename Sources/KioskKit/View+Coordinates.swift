@@ -1,59 +1,54 @@
 extension View {
     /// Converts `point` from this view's coordinates to `view`'s; nil means this view's window. Exact
-    /// between any two views of one window and, through screen coordinates, between windows.
+    /// between any two views of one window and, through screen coordinates, between windows; transforms
+    /// included.
     public func convert(_ point: Point, to view: View?) -> Point {
-        let (root, inRoot) = pointInRoot(point)
-        guard let view else { return inRoot }
-        return view.pointFromRoot(inRoot, of: root)
+        point.applying(transform(to: view))
     }
 
     /// Converts `point` from `view`'s coordinates (nil: this view's window) to this view's.
     public func convert(_ point: Point, from view: View?) -> Point {
-        guard let view else {
-            let (root, _) = pointInRoot(.zero)
-            return pointFromRoot(point, of: root)
-        }
-        return view.convert(point, to: self)
+        point.applying(transform(from: view))
     }
 
-    /// Converts a rectangle; views have no transforms, so only the origin moves.
+    /// Converts a rectangle: the box around its converted corners (the rectangle itself without
+    /// rotations), as UIKit's `convert(_:to:)`.
     public func convert(_ rect: Rect, to view: View?) -> Rect {
-        rect.movingOrigin { convert($0, to: view) }
+        rect.applying(transform(to: view))
     }
 
     public func convert(_ rect: Rect, from view: View?) -> Rect {
-        rect.movingOrigin { convert($0, from: view) }
+        rect.applying(transform(from: view))
     }
 
-    /// The topmost ancestor (a window, or the top of a detached tree) and `point` in its coordinates.
-    func pointInRoot(_ point: Point) -> (View, Point) {
+    /// The map from this view's coordinates to `view`'s (nil: this view's window).
+    func transform(to view: View?) -> AffineTransform {
+        let (root, toRoot) = transformToRoot()
+        guard let view else { return toRoot }
+        let (otherRoot, otherToRoot) = view.transformToRoot()
+        var map = toRoot
+        if otherRoot !== root, let from = root as? Window, let to = otherRoot as? Window {
+            // Between windows through screen coordinates.
+            map = map.concatenating(from.transformToSuperview).concatenating(to.transformToSuperview.inverted())
+        }
+        return map.concatenating(otherToRoot.inverted())
+    }
+
+    /// The map from `view`'s coordinates (nil: this view's window) to this view's.
+    func transform(from view: View?) -> AffineTransform {
+        guard let view else { return transformToRoot().map.inverted() }
+        return view.transform(to: self)
+    }
+
+    /// The topmost ancestor (a window, or the top of a detached tree) and the map from this view's
+    /// coordinates into its.
+    func transformToRoot() -> (root: View, map: AffineTransform) {
         var view = self
-        var p = point
+        var map = AffineTransform.identity
         while !(view is Window), let superview = view.superview {
-            p = Point(x: p.x - view.bounds.minX + view.frame.minX, y: p.y - view.bounds.minY + view.frame.minY)
+            map = map.concatenating(view.transformToSuperview)
             view = superview
         }
-        return (view, p)
-    }
-
-    /// `point` given in `root`'s coordinates, in this view's; crosses between windows through screen coordinates.
-    func pointFromRoot(_ point: Point, of root: View) -> Point {
-        let (myRoot, originInRoot) = pointInRoot(.zero)
-        var p = point
-        if myRoot !== root, let from = root as? Window, let to = myRoot as? Window {
-            p = from.convert(p, to: to)
-        }
-        // This view's origin sits at `originInRoot`; the mapping is a pure translation.
-        return Point(x: p.x - originInRoot.x, y: p.y - originInRoot.y)
-    }
-}
-
-extension Rect {
-    /// The rectangle with its origin mapped and its size kept: how rectangles convert between views and
-    /// windows, which have no transforms. The null rectangle stays null.
-    func movingOrigin(_ map: (Point) -> Point) -> Rect {
-        guard !isNull else { return self }
-        let standard = standardized
-        return Rect(origin: map(standard.origin), size: standard.size)
+        return (view, map)
     }
 }

@@ -3,21 +3,32 @@ import Glibc
 /// A rectangle of content and the events in it (as `UIView`). Views form a tree under a window; a view
 /// whose `window` is nil is not visible.
 ///
-/// Geometry follows UIKit without transforms: `frame` is derived from `center` and `bounds.size`, and a
-/// bounds origin other than zero shifts the subviews (scrolling).
+/// Geometry follows UIKit: `frame` is derived from `center`, `bounds.size` and `transform` (applied about
+/// the centre), and a bounds origin other than zero shifts the subviews (scrolling). Changes made inside
+/// `View.animate(withDuration:...)` animate: the properties hold their new (model) values at once while
+/// the screen shows the presentation values passing between them.
 @MainActor
 open class View: Responder {
     // MARK: Geometry
 
-    /// Position and size in the superview's coordinates (for a window: in screen coordinates).
+    /// Position and size in the superview's coordinates (for a window: in screen coordinates). With a
+    /// `transform` other than the identity it is the box around the transformed bounds; setting it then
+    /// moves the centre and, for a pure scale, sizes the bounds so that the scaled box fits (UIKit calls
+    /// the frame undefined in that case).
     open var frame: Rect {
         get {
-            Rect(x: center.x - bounds.width / 2, y: center.y - bounds.height / 2, width: bounds.width, height: bounds.height)
+            let size = bounds.size
+            let box = Rect(x: -size.width / 2, y: -size.height / 2, width: size.width, height: size.height)
+            return (hasTransform ? box.applying(transform) : box).offsetBy(dx: center.x, dy: center.y)
         }
         set {
             let rect = newValue.standardized
             center = rect.center
-            bounds.size = rect.size
+            if hasTransform, transform.b == 0, transform.c == 0, transform.a != 0, transform.d != 0 {
+                bounds.size = Size(width: rect.width / abs(transform.a), height: rect.height / abs(transform.d))
+            } else {
+                bounds.size = rect.size
+            }
         }
     }
 
@@ -29,6 +40,7 @@ open class View: Responder {
     @exclusivity(unchecked) open var bounds: Rect = .zero {
         didSet {
             guard bounds != oldValue else { return }
+            Animator.record(self, .bounds, from: .rect(oldValue), to: .rect(bounds))
             if bounds.size != oldValue.size {
                 setNeedsLayout()
                 setNeedsDisplay()
@@ -42,8 +54,34 @@ open class View: Responder {
     @exclusivity(unchecked) open var center: Point = .zero {
         didSet {
             guard center != oldValue else { return }
+            Animator.record(self, .center, from: .point(oldValue), to: .point(center))
             subtreeDidChange()
         }
+    }
+
+    /// Scale, rotation and translation of the view about its centre (as `UIView.transform`), applied when
+    /// it is composited (bilinear filtering), by hit testing and by `convert`. Its content is drawn at
+    /// the bounds' size and transformed, never redrawn for it.
+    open var transform: AffineTransform = .identity {
+        didSet {
+            guard transform != oldValue else { return }
+            hasTransform = !transform.isIdentity
+            Animator.record(self, .transform, from: .transform(oldValue), to: .transform(transform))
+            subtreeDidChange()
+        }
+    }
+
+    /// `transform` is not the identity (read on every hit test: a flag is cheaper than six comparisons).
+    @exclusivity(unchecked) private(set) var hasTransform = false
+
+    /// Maps this view's coordinates into its superview's (for a window: into screen coordinates), from
+    /// the model values: the bounds' centre goes to `center`, turned and scaled by `transform` about it.
+    public var transformToSuperview: AffineTransform {
+        let size = bounds.size
+        let middle = Point(x: bounds.origin.x + size.width / 2, y: bounds.origin.y + size.height / 2)
+        guard hasTransform else { return AffineTransform(translationX: center.x - middle.x, y: center.y - middle.y) }
+        return AffineTransform(translationX: -middle.x, y: -middle.y).concatenating(transform)
+            .concatenating(AffineTransform(translationX: center.x, y: center.y))
     }
 
     /// How the view follows its superview's size changes (as `UIView.AutoresizingMask`).
@@ -81,13 +119,19 @@ open class View: Responder {
                 alpha = clamped
                 return
             }
-            if alpha != oldValue { subtreeDidChange() }
+            guard alpha != oldValue else { return }
+            Animator.record(self, .alpha, from: .scalar(oldValue), to: .scalar(alpha))
+            subtreeDidChange()
         }
     }
 
     /// Fills the bounds before `draw(_:)`; nil draws nothing.
     open var backgroundColor: Color? {
-        didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
+        didSet {
+            guard backgroundColor != oldValue else { return }
+            Animator.record(self, .backgroundColor, from: .color(oldValue), to: .color(backgroundColor))
+            setNeedsDisplay()
+        }
     }
 
     /// Rounds the corners of the background and the border (as `layer.cornerRadius`).
@@ -306,17 +350,64 @@ open class View: Responder {
     // MARK: Hit testing
 
     /// The deepest visible, interactive view containing `point` (this view's coordinates), front to back;
-    /// nil when the point is outside, or the view is hidden, non-interactive or nearly transparent (alpha < 0.01).
+    /// nil when the point is outside, or the view is hidden, non-interactive, nearly transparent (alpha
+    /// < 0.01) or being animated without `.allowUserInteraction`. As in UIKit it tests the model values
+    /// (where an animation is going), not what the screen shows on the way.
     open func hitTest(_ point: Point, with event: Event?) -> View? {
-        guard !isHidden, isUserInteractionEnabled, alpha >= 0.01, self.point(inside: point, with: event) else { return nil }
+        guard !isHidden, isUserInteractionEnabled, alpha >= 0.01, interactionBlockingAnimations == 0,
+            self.point(inside: point, with: event)
+        else { return nil }
         for subview in subviews.reversed() {
-            // Straight into the subview's coordinates (a translation), not through the window: this runs
-            // for every view under the finger.
-            let frame = subview.frame
-            let local = Point(x: point.x - frame.minX + subview.bounds.minX, y: point.y - frame.minY + subview.bounds.minY)
+            // Straight into the subview's coordinates, not through the window: this runs for every view
+            // under the finger, and without a transform it is a translation.
+            let local: Point
+            if subview.hasTransform {
+                local = point.applying(subview.transformToSuperview.inverted())
+            } else {
+                let size = subview.bounds.size, center = subview.center, origin = subview.bounds.origin
+                local = Point(x: point.x - center.x + size.width / 2 + origin.x, y: point.y - center.y + size.height / 2 + origin.y)
+            }
             if let hit = subview.hitTest(local, with: event) { return hit }
         }
         return self
+    }
+
+    // MARK: Animation state
+
+    /// What the screen shows where it differs from the model while animations run (Core Animation's
+    /// presentation layer); empty at rest.
+    var presentation = PresentationValues()
+    /// Animations of this view in flight without `.allowUserInteraction`: while any is, touches pass it by.
+    @exclusivity(unchecked) var interactionBlockingAnimations = 0
+
+    var shownCenter: Point { presentation.center ?? center }
+    var shownBounds: Rect { presentation.bounds ?? bounds }
+    var shownAlpha: Double { presentation.alpha ?? alpha }
+    var shownTransform: AffineTransform { presentation.transform ?? transform }
+    var shownBackgroundColor: Color? { presentation.backgroundColor ?? backgroundColor }
+
+    /// `transformToSuperview` from the presentation values: where the compositor puts the view.
+    var shownTransformToSuperview: AffineTransform {
+        let bounds = shownBounds, center = shownCenter, transform = shownTransform
+        let middle = Point(x: bounds.origin.x + bounds.width / 2, y: bounds.origin.y + bounds.height / 2)
+        return AffineTransform(translationX: -middle.x, y: -middle.y).concatenating(transform)
+            .concatenating(AffineTransform(translationX: center.x, y: center.y))
+    }
+
+    /// The frame the screen shows now (the model `frame` at rest), as `layer.presentation()?.frame`.
+    public var presentationFrame: Rect {
+        let size = shownBounds.size
+        return Rect(x: -size.width / 2, y: -size.height / 2, width: size.width, height: size.height)
+            .applying(shownTransform).offsetBy(dx: shownCenter.x, dy: shownCenter.y)
+    }
+
+    /// The alpha the screen shows now (the model `alpha` at rest).
+    public var presentationAlpha: Double { shownAlpha }
+
+    /// A presentation value changed: damage as a model change would, without touching the model.
+    func presentationDidChange(_ property: AnimatableProperty) {
+        // The background is part of the cached content (redrawn); the rest only moves cached content.
+        if property == .backgroundColor { setNeedsDisplay() } else { subtreeDidChange() }
     }
 
     /// Whether `point` (this view's coordinates) is inside the bounds.

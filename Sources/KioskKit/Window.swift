@@ -210,23 +210,30 @@ open class Window: View {
 
     /// Converts `point` from this window's coordinates to `window`'s; nil means screen coordinates.
     public func convert(_ point: Point, to window: Window?) -> Point {
-        let onScreen = Point(x: point.x - bounds.minX + frame.minX, y: point.y - bounds.minY + frame.minY)
+        let onScreen = point.applying(transformToSuperview)
         guard let window else { return onScreen }
-        return Point(x: onScreen.x - window.frame.minX + window.bounds.minX, y: onScreen.y - window.frame.minY + window.bounds.minY)
+        return onScreen.applying(window.transformToSuperview.inverted())
     }
 
     /// Converts `point` from `window`'s coordinates (nil: screen coordinates) to this window's.
     public func convert(_ point: Point, from window: Window?) -> Point {
         let onScreen = window?.convert(point, to: nil) ?? point
-        return Point(x: onScreen.x - frame.minX + bounds.minX, y: onScreen.y - frame.minY + bounds.minY)
+        return onScreen.applying(transformToSuperview.inverted())
     }
 
+    /// The box around `rect` converted (exact without transforms), as UIKit's `convert(_:to:)`.
     public func convert(_ rect: Rect, to window: Window?) -> Rect {
-        rect.movingOrigin { convert($0, to: window) }
+        guard !rect.isNull else { return rect }
+        var map = transformToSuperview
+        if let window { map = map.concatenating(window.transformToSuperview.inverted()) }
+        return rect.applying(map)
     }
 
     public func convert(_ rect: Rect, from window: Window?) -> Rect {
-        rect.movingOrigin { convert($0, from: window) }
+        guard !rect.isNull else { return rect }
+        var map = transformToSuperview.inverted()
+        if let window { map = window.transformToSuperview.concatenating(map) }
+        return rect.applying(map)
     }
 
     // MARK: Change tracking (what the compositor needs to know)
@@ -267,4 +274,6 @@ protocol WindowChangeObserver: AnyObject {
     func contentDidChange(in view: View, rect: Rect, window: Window)
     func frameRequested(by window: Window)
     func screenDidChange(_ screen: Screen)
+    /// An animation or a display link started: the screens that show one need a frame per refresh.
+    func framesRequested()
 }

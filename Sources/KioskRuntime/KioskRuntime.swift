@@ -97,11 +97,14 @@ public final class KioskRuntime {
         compositor.frameObserver = { [weak self] screen in
             guard let self else { return }
             self.reached(.firstFrame)
-            self.trace?.recordFrame(on: screen, number: compositor.framesComposed(on: screen))
             self.service.ready(status: self.statusLine())
         }
-        compositor.presentationObserver = { [weak self] _ in
-            guard let self, self.timeline.milliseconds(.firstFlip) == nil else { return }
+        compositor.presentationObserver = { [weak self] screen, vblank in
+            guard let self else { return }
+            self.trace?.recordFrame(
+                on: screen, number: compositor.framesComposed(on: screen), flip: vblank ?? application.clock.now,
+                vblankKnown: vblank != nil)
+            guard self.timeline.milliseconds(.firstFlip) == nil else { return }
             self.reached(.firstFlip)
             // The first frame is on the display: now the input devices, which it did not need.
             if display.drivesDisplays { DispatchQueue.main.async { MainActor.assumeIsolated { self.startInput() } } }

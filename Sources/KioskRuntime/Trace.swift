@@ -6,7 +6,7 @@ import Logging
 /// and for diagnosing a kiosk in the field. Lines are written as they happen (no buffering), so a crash
 /// loses nothing.
 @MainActor
-final class Trace {
+final class Trace: AnimationObserver {
     private let descriptor: Int32
     private let path: String
     private let application: Application
@@ -40,11 +40,13 @@ final class Trace {
             observations.append(center.addObserver(forName: name) { [weak self] note in self?.record(event, object: note.object) })
         }
         application.touchDeliveryObserver = { [weak self] touch in self?.record(touch) }
+        application.animationObserver = self
     }
 
     func stop() {
         observations = []
         application.touchDeliveryObserver = nil
+        if application.animationObserver === self { application.animationObserver = nil }
         if lostLines > 0 { log.error("trace \(path): \(lostLines) line(s) could not be written") }
         close(descriptor)
     }
@@ -85,9 +87,38 @@ final class Trace {
         write(line)
     }
 
-    /// A frame of `screen` was composed (its number counts from 1).
-    func recordFrame(on screen: Screen, number: Int) {
-        write(JSONLine([("event", .string("frame")), ("screen", .string(screen.name)), ("number", .integer(number))]))
+    /// A frame of `screen` is on the display (its number counts from 1): `flip` is the vblank it was shown
+    /// at (DRM's page-flip event, CLOCK_MONOTONIC seconds), or when the output said it was shown when it
+    /// has no vblank events (`vblankKnown` false: fbdev, headless).
+    func recordFrame(on screen: Screen, number: Int, flip: TimeInterval, vblankKnown: Bool) {
+        write(
+            JSONLine([
+                ("event", .string("frame")), ("screen", .string(screen.name)), ("number", .integer(number)),
+                ("flip", .raw(flip.formatted(places: 6))), ("vblank", .bool(vblankKnown)),
+            ]))
+    }
+
+    /// `animation.begin`: an animation block started; `properties` as `view: property` pairs.
+    func animationDidBegin(views: [View], properties: [String], duration: TimeInterval) {
+        write(animationLine("animation.begin", views: views, properties: properties, duration: duration))
+    }
+
+    /// `animation.end`: it ended, `finished` false when one of its animations was replaced first.
+    func animationDidEnd(views: [View], properties: [String], duration: TimeInterval, finished: Bool) {
+        var line = animationLine("animation.end", views: views, properties: properties, duration: duration)
+        line.append("finished", .bool(finished))
+        write(line)
+    }
+
+    private func animationLine(_ event: String, views: [View], properties: [String], duration: TimeInterval) -> JSONLine {
+        func list(_ items: [String]) -> JSONLine.Value { .raw("[" + items.map(JSONLine.quote).joined(separator: ",") + "]") }
+        var names: [String] = []
+        for view in views where !names.contains(view.displayName) { names.append(view.displayName) }
+        let pairs = zip(views, properties).map { "\($0.displayName).\($1)" }
+        return JSONLine([
+            ("event", .string(event)), ("views", list(names)), ("properties", list(pairs)),
+            ("duration", .raw(duration.formatted(places: 3))),
+        ])
     }
 
     /// A phase of the start reached, in milliseconds since exec.

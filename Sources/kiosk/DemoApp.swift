@@ -6,7 +6,8 @@ import KioskKit
 /// The built-in demo: on the main screen a full-screen window with a title in several scripts, an image
 /// and a button that counts taps; a status bar window at `.statusBar` with the time and the screen's name
 /// and mode; an alert at `.alert`, shown at launch and again on a long press (0.8 s) anywhere on the main
-/// window, dismissed by its button. Every other screen shows
+/// window, dismissed by its button; it fades and scales in and out, and the button shrinks a little while
+/// pressed (`View.animate`: at rest nothing animates, so an idle demo uses no CPU). Every other screen shows
 /// "<no content>" centred on white, as in UIKit's external-display example.
 @MainActor
 public final class DemoApp: ApplicationDelegate {
@@ -39,7 +40,7 @@ public final class DemoApp: ApplicationDelegate {
         let content = DemoContentController()
         content.title.text = title
         content.onTap = { [weak self] in self?.countTap() }
-        content.onLongPress = { [weak self] in self?.alertWindow?.makeKeyAndVisible() }
+        content.onLongPress = { [weak self] in self?.presentAlert() }
         main.rootViewController = content
         counterLabel = content.counter
         main.makeKeyAndVisible()
@@ -136,10 +137,42 @@ public final class DemoApp: ApplicationDelegate {
         ok.backgroundColor = Color(rgb: 0xE5E5EA)
         ok.cornerRadius = 10
         ok.autoresizingMask = [.flexibleLeftMargin, .flexibleRightMargin]
-        ok.addAction(for: .touchUpInside) { [weak alert] _ in alert?.isHidden = true }
+        ok.addAction(for: .touchUpInside) { [weak self] _ in self?.dismissAlert() }
         alert.addSubview(ok)
-        alert.makeKeyAndVisible()
         alertWindow = alert
+        presentAlert()
+    }
+
+    /// The alert comes in as UIKit's do: from 85 % of its size and transparent, 0.25 s, easing out. Taps
+    /// reach it on the way in (a kiosk's users do not wait for an animation).
+    private func presentAlert() {
+        guard let alert = alertWindow else { return }
+        if alert.isHidden {
+            alert.alpha = 0
+            alert.transform = AffineTransform(scaleX: 0.85, y: 0.85)
+        }
+        alert.makeKeyAndVisible()
+        View.animate(withDuration: 0.25, options: [.curveEaseOut, .allowUserInteraction, .beginFromCurrentState]) {
+            alert.alpha = 1
+            alert.transform = .identity
+        }
+    }
+
+    /// And goes out the other way, then hides (unless it was shown again meanwhile).
+    private func dismissAlert() {
+        guard let alert = alertWindow else { return }
+        View.animate(
+            withDuration: 0.2, options: [.curveEaseIn, .beginFromCurrentState],
+            animations: {
+                alert.alpha = 0
+                alert.transform = AffineTransform(scaleX: 0.9, y: 0.9)
+            },
+            completion: { finished in
+                guard finished else { return }
+                alert.isHidden = true
+                alert.alpha = 1
+                alert.transform = .identity
+            })
     }
 
     private func updateStatus() {
@@ -201,6 +234,18 @@ final class DemoContentController: ViewController {
         button.titleColor = .white
         button.cornerRadius = 14
         button.addAction(for: .touchUpInside) { [weak self] _ in self?.onTap() }
+        // The press shows: the button shrinks to 94 % while the finger is on it and comes back on release.
+        let button = button
+        button.addAction(for: .touchDown) { _ in
+            View.animate(withDuration: 0.1, options: [.curveEaseOut, .allowUserInteraction, .beginFromCurrentState]) {
+                button.transform = AffineTransform(scaleX: 0.94, y: 0.94)
+            }
+        }
+        button.addAction(for: [.touchUpInside, .touchUpOutside, .touchCancel]) { _ in
+            View.animate(withDuration: 0.15, options: [.curveEaseOut, .allowUserInteraction, .beginFromCurrentState]) {
+                button.transform = .identity
+            }
+        }
         counter.textAlignment = .center
         counter.identifier = "counter"
         for view in [title, subtitle, logo, button, counter] as [View] { root.addSubview(view) }

@@ -42,14 +42,21 @@ def run_kiosk(guest, args, env=None):
     return guest.spawn(cmd, env={**SEAT, **(env or {})}), trace
 
 
+def animations_in_flight(events):
+    """How many animation blocks the trace shows begun and not yet ended."""
+    return (len([e for e in events if e["event"] == "animation.begin"])
+            - len([e for e in events if e["event"] == "animation.end"]))
+
+
 def wait_for_frames(trace, screens, timeout=60):
-    """Until the trace shows a frame for each screen, then a moment for the flip to reach the display."""
+    """Until the trace shows a frame for each screen and no animation in flight (the demo's alert fades
+    in at launch), then a moment for the flip to reach the display."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         if trace.exists():
             events = [json.loads(l) for l in trace.read_text().splitlines() if l.strip()]
             done = {e["screen"] for e in events if e["event"] == "frame"}
-            if all(s in done for s in screens):
+            if all(s in done for s in screens) and animations_in_flight(events) == 0:
                 time.sleep(1.0)
                 return events
         time.sleep(0.2)

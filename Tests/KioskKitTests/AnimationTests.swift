@@ -1,0 +1,406 @@
+import Testing
+
+@testable import KioskKit
+
+/// A render bed on a manual clock at 60 Hz whose output shows each frame at once (as the headless
+/// backend: no vblank events), recording the clock's time at every frame composed.
+@MainActor
+final class AnimationBed {
+    let render: RenderBed
+    let clock = ManualClock(now: 100)
+    let window: Window
+    private(set) var frameTimes: [TimeInterval] = []
+
+    init(width: Int = 320, height: Int = 240, buffers: Int = 1) {
+        render = RenderBed(width: width, height: height, buffers: buffers)
+        render.bed.app.clock = clock
+        window = Window(screen: Screen.main)
+        window.backgroundColor = .white
+        window.isOpaque = true
+        window.makeKeyAndVisible()
+        render.render()
+        render.compositor.frameObserver = { [weak self] _ in
+            guard let self else { return }
+            self.frameTimes.append(self.clock.now)
+        }
+    }
+
+    var compositor: Compositor { render.compositor }
+    var output: TestOutput { render.output }
+    var screen: Screen { render.screen }
+    var period: TimeInterval { 1.0 / 60 }
+
+    /// A bed whose output holds each frame until the test flips it, and an added display link that
+    /// records its timestamps and moves a view each frame (so each frame is in flight until flipped).
+    static func withMovingLink() -> (AnimationBed, DisplayLink, Recorded<TimeInterval>) {
+        let bed = AnimationBed()
+        bed.output.flipsImmediately = false
+        let stamps = Recorded<TimeInterval>()
+        let view = bed.smallView()
+        let link = bed.screen.displayLink { link in
+            stamps.values.append(link.timestamp)
+            view.center.x += 1
+        }
+        link.add()
+        return (bed, link, stamps)
+    }
+
+    /// A 10x10 view at the window's origin.
+    func smallView() -> View {
+        let view = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        window.addSubview(view)
+        return view
+    }
+
+    /// Moves the clock by `seconds`, running the frame clock's ticks and deferred completions on the way.
+    func advance(by seconds: TimeInterval) { clock.advance(by: seconds) }
+
+    /// The frame on the output now, copied.
+    func frame() -> Bitmap {
+        let frame = render.output.lastFrame[screen.name]!
+        let copy = Bitmap(width: frame.width, height: frame.height, format: frame.format)
+        copy.composite(frame, operation: .source, destination: copy.bounds)
+        return copy
+    }
+}
+
+/// Values a closure appends to, shared with the test.
+@MainActor
+final class Recorded<Value> {
+    var values: [Value] = []
+}
+
+func samePixels(_ a: Bitmap, _ b: Bitmap) -> Bool {
+    guard a.width == b.width, a.height == b.height else { return false }
+    for y in 0..<a.height {
+        for x in 0..<a.width where rgb(a, x, y) != rgb(b, x, y) { return false }
+    }
+    return true
+}
+
+@MainActor
+@Suite(.serialized)
+struct AnimationTests {
+    @Test func theModelValueChangesAtOnceAndTheScreenShowsThePresentation() {
+        let bed = AnimationBed()
+        let view = View(frame: Rect(x: 10, y: 10, width: 100, height: 50))
+        view.backgroundColor = .red
+        bed.window.addSubview(view)
+        View.animate(withDuration: 1, options: .curveLinear) {
+            view.alpha = 0
+            view.center = Point(x: 200, y: 100)
+        }
+        #expect(view.alpha == 0)
+        #expect(view.center == Point(x: 200, y: 100))
+        #expect(view.presentationAlpha == 1)
+        #expect(view.presentationFrame == Rect(x: 10, y: 10, width: 100, height: 50))
+        #expect(bed.render.bed.app.isAnimating)
+        // Frames sample the time each will be shown: the tick at 100.5 - 1/60 shows 100.5.
+        bed.advance(by: 0.5 - bed.period)
+        #expect(abs(view.presentationAlpha - 0.5) < 1e-9)
+        #expect(abs(view.presentationFrame.midX - (60 + 200) / 2) < 1e-9)
+        bed.advance(by: 1)
+        #expect(view.presentationAlpha == 0)
+        #expect(view.presentationFrame == view.frame)
+        #expect(!bed.render.bed.app.isAnimating)
+    }
+
+    @Test func aFadeGivesOneFramePerRefreshAndEndsOnTheEndStateWithNothingScheduled() {
+        let bed = AnimationBed()
+        let view = CountingView(frame: Rect(x: 40, y: 40, width: 120, height: 80), color: .blue)
+        bed.window.addSubview(view)
+        bed.render.render()
+        let framesBefore = bed.frameTimes.count
+        var finished: Bool?
+        View.animate(withDuration: 0.3, options: .curveLinear, animations: { view.alpha = 0 }) { finished = $0 }
+        bed.advance(by: 1)
+        let times = Array(bed.frameTimes.dropFirst(framesBefore))
+        // A frame at once, then one per period until the frame that shows the end: 0.3 s at 60 Hz.
+        #expect(times.count == 18)
+        for (earlier, later) in zip(times, times.dropFirst()) { #expect(abs(later - earlier - bed.period) < 1e-9) }
+        #expect(finished == true)
+        #expect(view.draws == 1)  // alpha recomposites the cached content
+        #expect(!bed.compositor.isTickScheduled(on: bed.screen))
+        #expect(bed.clock.pendingTimers.isEmpty)
+        let last = bed.frame()
+        bed.compositor.setNeedsFullRepaint(bed.screen)
+        bed.render.render()
+        #expect(samePixels(last, bed.frame()))
+        #expect(rgb(last, 100, 80) == 0xFFFFFF)
+        // At rest: advancing the clock makes no frames.
+        let count = bed.frameTimes.count
+        bed.advance(by: 5)
+        #expect(bed.frameTimes.count == count)
+    }
+
+    @Test func aMovingViewDamagesOnlyWhereItWasAndWhereItIs() {
+        let bed = AnimationBed()
+        let view = CountingView(frame: Rect(x: 0, y: 0, width: 20, height: 20), color: .blue)
+        bed.window.addSubview(view)
+        bed.render.render()
+        let before = bed.output.presented.count
+        View.animate(withDuration: 0.1, options: .curveLinear) { view.center = Point(x: 110, y: 10) }
+        bed.advance(by: 1)
+        var previous = PixelRect(x: 0, y: 0, width: 20, height: 20)
+        let frames = bed.output.presented.dropFirst(before)
+        #expect(!frames.isEmpty)
+        var x = 0.0
+        for frame in frames {
+            let rects = frame.damage.rects
+            #expect(rects.allSatisfy { $0.height == 20 && $0.y == 0 })
+            let covered = rects.map { Int($0.width) }.reduce(0, +)
+            let left = rects.map(\.x).min()!
+            // The union of the old and the new place, never more.
+            #expect(left == previous.x)
+            x = Double(rects.map { $0.x + $0.width }.max()! - 20)
+            #expect(covered <= 40)
+            previous = PixelRect(x: Int32(x), y: 0, width: 20, height: 20)
+        }
+        #expect(x == 100)
+        #expect(view.draws == 1)
+    }
+
+    @Test func anInterruptedAnimationCompletesWithFalseAndTheNewOneTakesOver() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        var log: [String] = []
+        View.animate(withDuration: 1, options: .curveLinear, animations: { view.alpha = 0 }) { log.append("first \($0)") }
+        bed.advance(by: 0.5 - bed.period)
+        #expect(abs(view.presentationAlpha - 0.5) < 1e-9)
+        View.animate(
+            withDuration: 1, options: [.curveLinear, .beginFromCurrentState], animations: { view.alpha = 1 }
+        ) { log.append("second \($0)") }
+        // Takes over from what shows: 0.5, not the model's 0.
+        #expect(abs(view.presentationAlpha - 0.5) < 1e-6)
+        bed.advance(by: 0)
+        #expect(log == ["first false"])
+        bed.advance(by: 0.5 - bed.period)
+        #expect(abs(view.presentationAlpha - 0.75) <= bed.period / 2 + 1e-9)
+        bed.advance(by: 1)
+        #expect(log == ["first false", "second true"])
+        #expect(view.presentationAlpha == 1)
+    }
+
+    @Test func withoutBeginFromCurrentStateTheNewAnimationStartsFromTheOldTarget() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        View.animate(withDuration: 1, options: .curveLinear) { view.alpha = 0 }
+        bed.advance(by: 0.5 - bed.period)
+        View.animate(withDuration: 1, options: .curveLinear) { view.alpha = 1 }
+        #expect(view.presentationAlpha == 0)
+        bed.advance(by: 0.25 - bed.period)
+        // The tick before now sampled the time its frame shows: within a period of 0.25 s in.
+        #expect(abs(view.presentationAlpha - 0.25) <= bed.period + 1e-9)
+    }
+
+    @Test func repeatAndAutoreverse() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        var completions: [Bool] = []
+        View.animate(
+            withDuration: 1, options: [.curveLinear, .repeat, .autoreverse], animations: { view.alpha = 0 }
+        ) { completions.append($0) }
+        let start = bed.clock.now
+        func at(_ t: TimeInterval) -> Double {
+            bed.clock.advance(to: start + t - bed.period)
+            return view.presentationAlpha
+        }
+        #expect(abs(at(0.5) - 0.5) < 1e-6)
+        #expect(abs(at(1.25) - 0.25) < 1e-6)  // on the way back
+        #expect(abs(at(1.75) - 0.75) < 1e-6)
+        #expect(abs(at(2.5) - 0.5) < 1e-6)  // forwards again
+        #expect(abs(at(10.25) - 0.75) < 1e-6)
+        #expect(completions.isEmpty)
+        #expect(bed.compositor.isTickScheduled(on: bed.screen))
+        // Only a new animation of the property ends it.
+        View.animate(withDuration: 0, animations: { view.alpha = 1 })
+        bed.advance(by: 0)
+        #expect(completions == [false])
+        #expect(view.presentationAlpha == 1)
+    }
+
+    @Test func autoreverseWithoutRepeatEndsOnTheModelValue() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        var completions: [Bool] = []
+        View.animate(withDuration: 1, options: [.curveLinear, .autoreverse], animations: { view.alpha = 0 }) {
+            completions.append($0)
+        }
+        bed.advance(by: 1.5 - bed.period)
+        #expect(abs(view.presentationAlpha - 0.5) < 1e-6)
+        bed.advance(by: 1)
+        // UIKit's well-known end: back at the start, then the model value shows.
+        #expect(view.presentationAlpha == 0)
+        #expect(completions == [true])
+    }
+
+    @Test func completionsRunInTheOrderTheAnimationsEnd() {
+        let bed = AnimationBed()
+        let a = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        let b = View(frame: Rect(x: 20, y: 0, width: 10, height: 10))
+        let c = View(frame: Rect(x: 40, y: 0, width: 10, height: 10))
+        for view in [a, b, c] { bed.window.addSubview(view) }
+        var log: [String] = []
+        View.animate(withDuration: 0.5, animations: { a.alpha = 0.5 }) { _ in log.append("a") }
+        View.animate(withDuration: 0.2, animations: { b.alpha = 0.5 }) { _ in log.append("b") }
+        View.animate(withDuration: 0.5, animations: { c.alpha = 0.5 }) { _ in log.append("c") }
+        #expect(log.isEmpty)
+        bed.advance(by: 1)
+        #expect(log == ["b", "a", "c"])
+    }
+
+    @Test func aBlockThatChangesNothingCompletesAtOnceWithTrue() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        var finished: Bool?
+        View.animate(withDuration: 5, animations: { view.alpha = 1 }) { finished = $0 }
+        #expect(finished == nil)  // not inside the call
+        bed.advance(by: 0)
+        #expect(finished == true)
+        #expect(!bed.render.bed.app.isAnimating)
+    }
+
+    @Test func duringTheDelayTheStartValueShows() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        View.animate(withDuration: 1, delay: 0.5, options: .curveLinear) { view.alpha = 0 }
+        #expect(view.alpha == 0)
+        bed.advance(by: 0.4)
+        #expect(view.presentationAlpha == 1)
+        bed.advance(by: 0.6 - bed.period)
+        #expect(abs(view.presentationAlpha - 0.5) < 1e-6)
+    }
+
+    @Test func touchesPassAnimatingViewsByUnlessAllowed() {
+        let bed = AnimationBed()
+        let view = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        bed.window.addSubview(view)
+        let app = bed.render.bed.app
+        View.animate(withDuration: 1) { view.center = Point(x: 125, y: 25) }
+        // Hit testing reads the model (where it is going), and the animation keeps touches off it.
+        #expect(app.hitTest(Point(x: 125, y: 25), on: bed.screen)?.1 === bed.window)
+        View.animate(withDuration: 1, options: [.allowUserInteraction, .beginFromCurrentState]) {
+            view.center = Point(x: 175, y: 25)
+        }
+        #expect(app.hitTest(Point(x: 175, y: 25), on: bed.screen)?.1 === view)
+        #expect(app.hitTest(Point(x: 25, y: 25), on: bed.screen)?.1 === bed.window)
+        bed.advance(by: 2)
+        #expect(app.hitTest(Point(x: 175, y: 25), on: bed.screen)?.1 === view)
+    }
+
+    @Test func animationsOfViewsNoScreenShowsStillEndOnTime() {
+        let bed = AnimationBed()
+        let view = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        var finished: Bool?
+        View.animate(withDuration: 0.3, animations: { view.alpha = 0 }) { finished = $0 }
+        #expect(!bed.compositor.isTickScheduled(on: bed.screen))
+        bed.advance(by: 0.29)
+        #expect(finished == nil)
+        bed.advance(by: 0.02)
+        #expect(finished == true)
+        #expect(bed.clock.pendingTimers.isEmpty)
+    }
+
+    @Test func performWithoutAnimationChangesAtOnce() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        View.animate(withDuration: 1) {
+            View.performWithoutAnimation { view.alpha = 0.5 }
+        }
+        #expect(view.presentationAlpha == 0.5)
+        #expect(!bed.render.bed.app.isAnimating)
+    }
+
+    @Test func aSpringEndsAtItsDuration() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        var finished: Bool?
+        View.animate(
+            withDuration: 0.5, usingSpringWithDamping: 0.5, initialSpringVelocity: 0,
+            animations: { view.center = Point(x: 105, y: 5) }
+        ) { finished = $0 }
+        bed.advance(by: 0.45)
+        #expect(finished == nil)
+        bed.advance(by: 0.1)
+        #expect(finished == true)
+        #expect(view.presentationFrame == view.frame)
+    }
+}
+
+@MainActor
+@Suite(.serialized)
+struct DisplayLinkTests {
+    @Test func aLinkIsCalledOncePerRefreshWithTheFramesTimes() {
+        let bed = AnimationBed()
+        var calls: [(TimeInterval, TimeInterval, TimeInterval)] = []
+        let link = bed.screen.displayLink { link in calls.append((link.timestamp, link.targetTimestamp, link.duration)) }
+        #expect(!bed.compositor.isTickScheduled(on: bed.screen))
+        link.add()
+        bed.advance(by: 0.1)
+        #expect(calls.count == 7)  // 100, 100 + 1/60, ..., 100.1
+        for (index, call) in calls.enumerated() {
+            #expect(abs(call.0 - (100 + Double(index) * bed.period)) < 1e-9)
+            #expect(abs(call.1 - call.0 - bed.period) < 1e-12)
+            #expect(abs(call.2 - bed.period) < 1e-12)
+        }
+        // Nothing changed on screen: the link alone makes no frames, only ticks.
+        link.isPaused = true
+        bed.advance(by: 0.1)
+        #expect(calls.count == 7 || calls.count == 8)
+        let paused = calls.count
+        bed.advance(by: 0.5)
+        #expect(calls.count == paused)
+        #expect(!bed.compositor.isTickScheduled(on: bed.screen))
+        link.isPaused = false
+        bed.advance(by: 0.1)
+        #expect(calls.count > paused)
+        link.invalidate()
+        let count = calls.count
+        bed.advance(by: 1)
+        #expect(calls.count <= count + 1)
+        #expect(!bed.compositor.isTickScheduled(on: bed.screen))
+        #expect(bed.clock.pendingTimers.isEmpty)
+    }
+
+    @Test func preferredFramesPerSecondSkipsFrames() {
+        let bed = AnimationBed()
+        var calls = 0
+        let link = DisplayLink(screen: bed.screen) { _ in calls += 1 }
+        link.preferredFramesPerSecond = 30
+        link.add()
+        bed.advance(by: 1 - bed.period / 2)
+        link.invalidate()
+        #expect(calls == 30)
+    }
+
+    @Test func aFlipWithAVblankTimeIsTheNextTick() {
+        let (bed, link, stamps) = AnimationBed.withMovingLink()
+        bed.advance(by: 0)
+        #expect(stamps.values.count == 1)
+        #expect(bed.compositor.isFrameInFlight(on: bed.screen))
+        // While a frame is in flight no timer runs: the flip brings the next frame.
+        bed.advance(by: 0.5)
+        #expect(stamps.values.count == 1)
+        bed.compositor.framePresented(on: bed.screen, at: 200.004)
+        #expect(stamps.values == [100, 200.004])
+        bed.compositor.framePresented(on: bed.screen, at: 200.021)
+        #expect(stamps.values.last == 200.021)
+        link.invalidate()
+        bed.compositor.framePresented(on: bed.screen, at: 200.038)
+        #expect(stamps.values.count == 3)
+    }
+
+    @Test func aFlipThatLandsAtOnceWaitsForTheRefreshPeriod() {
+        // Drivers without vblank interrupts (virtio-gpu) complete a flip at once: frames still come one
+        // per period, from the timer, not as fast as the flips.
+        let (bed, link, stamps) = AnimationBed.withMovingLink()
+        bed.advance(by: 0)
+        bed.compositor.framePresented(on: bed.screen, at: bed.clock.now + 0.001)
+        #expect(stamps.values.count == 1)
+        #expect(bed.compositor.isTickScheduled(on: bed.screen))
+        bed.advance(by: bed.period)
+        #expect(stamps.values.count == 2)
+        #expect(abs(stamps.values[1] - stamps.values[0] - bed.period) < 1e-9)
+        link.invalidate()
+    }
+}
