@@ -161,6 +161,12 @@ struct PresentationValues {
 }
 
 extension View {
+    /// The screen this view is shown on (its window visible on a connected screen), or nil.
+    var screenShowingIt: Screen? {
+        guard let window, window.isOnDisplay else { return nil }
+        return window.screen
+    }
+
     /// The model value of `property`.
     func modelValue(_ property: AnimatableProperty) -> AnimatableValue {
         switch property {
@@ -192,8 +198,13 @@ struct AnimationParameters {
 @MainActor
 final class AnimationGroup {
     let parameters: AnimationParameters
-    /// When its animations start (the block's time plus the delay), on the application's clock.
-    let begin: TimeInterval
+    /// When its animations start, on the application's clock: the block's time plus the delay until the
+    /// first frame that shows them is on screen, then that frame's time plus the delay (`Animator.advance`).
+    var begin: TimeInterval
+    /// The first frame that shows it is on screen: `begin` is settled.
+    var started = false
+    /// The screen whose frame with the start values is being made and shown.
+    var awaitingFrameOf: Screen?
     let completion: (@MainActor (Bool) -> Void)?
     /// Property animations still running.
     var running = 0
@@ -228,8 +239,9 @@ final class PropertyAnimation {
 
     var parameters: AnimationParameters { group.parameters }
 
-    /// When it ends, or nil if it repeats for ever.
+    /// When it ends, or nil if it repeats for ever (or has not started on the screen that shows it).
     var end: TimeInterval? {
+        if !group.started, view.screenShowingIt != nil || !group.begin.isFinite { return nil }
         guard !parameters.options.contains(.repeat) else { return nil }
         return group.begin + max(parameters.duration, 0) * (parameters.options.contains(.autoreverse) ? 2 : 1)
     }
@@ -278,6 +290,8 @@ final class Animator {
     private static var blocks: [AnimationGroup] = []
     /// The one timer that ends animations no screen is showing, at the earliest end.
     private var endTimer: FrameTimer?
+    /// What waits for every animation to end (`whenSettled`), each with its time limit.
+    private var settleWaiters: [(limit: FrameTimer, action: @MainActor () -> Void)] = []
     weak var observer: (any AnimationObserver)?
 
     init(application: Application) {
@@ -288,10 +302,7 @@ final class Animator {
 
     /// Whether any animation runs on a view shown on `screen`: then the screen needs a frame per refresh.
     func isAnimating(on screen: Screen) -> Bool {
-        animations.contains { animation in
-            guard let window = animation.view.window else { return false }
-            return window.screen === screen && window.isOnDisplay
-        }
+        animations.contains { $0.view.screenShowingIt === screen }
     }
 
     var isAnimating: Bool { !animations.isEmpty }
@@ -358,11 +369,33 @@ final class Animator {
     // MARK: Running
 
     /// Moves every animation to `time`: presentation values change (damaging what moved), ended
-    /// animations go and their blocks' completions run, in the order the blocks began.
-    func advance(to time: TimeInterval) {
+    /// animations go and their blocks' completions run, in the order the blocks began. `screen` is the
+    /// screen whose frame (to be shown at `time`) this is; nil for the end timer.
+    ///
+    /// An animation's time starts when the first frame of the screen that shows it, with its start values,
+    /// is on the display (Core Animation starts one when the transaction that adds it commits, not when
+    /// the code asked): what ran before (an app's launch, a screen's first layout and text, a slow first
+    /// frame) never eats into it, and every step of it shows. One that no screen shows runs from when it
+    /// was asked for.
+    func advance(to time: TimeInterval, frameOf screen: Screen? = nil) {
         guard !animations.isEmpty else { return }
         var ended: [PropertyAnimation] = []
         for animation in animations {
+            let group = animation.group
+            if let awaiting = group.awaitingFrameOf, animation.view.screenShowingIt !== awaiting {
+                // Its view left that screen before the frame showed: it starts now.
+                group.awaitingFrameOf = nil
+                group.started = true
+                group.begin = time
+            }
+            if !group.started, let shownOn = animation.view.screenShowingIt {
+                // Waits for a frame of its own screen, which shows the start values; `frameShown` starts it.
+                guard shownOn === screen || group.awaitingFrameOf != nil else { continue }
+                if group.awaitingFrameOf == nil {
+                    group.awaitingFrameOf = shownOn
+                    group.begin = .infinity
+                }
+            }
             let value = animation.value(at: time)
             show(animation, value: value)
             if value == nil { ended.append(animation) }
@@ -387,6 +420,7 @@ final class Animator {
         let group = animation.group
         group.running -= 1
         if !finished { group.finished = false }
+        if animations.isEmpty { settle() }
         guard group.running == 0 else { return }
         observer?.animationDidEnd(
             views: group.properties.map(\.view), properties: group.properties.map { $0.property.rawValue },
@@ -395,6 +429,46 @@ final class Animator {
             let finished = group.finished
             // After the frame's changes, never inside another block or setter: on the next turn.
             runLater { completion(finished) }
+        }
+    }
+
+    /// A frame of `screen` is on the display since `time` (its vblank, or when it is due): the animations
+    /// whose start values it shows start then.
+    func frameShown(on screen: Screen, at time: TimeInterval) {
+        var changed = false
+        for animation in animations where animation.group.awaitingFrameOf === screen {
+            let group = animation.group
+            group.awaitingFrameOf = nil
+            group.started = true
+            group.begin = time + max(group.parameters.delay, 0)
+            changed = true
+        }
+        if changed { scheduleEndTimer() }
+    }
+
+    /// Runs `action` once no animation is in flight (on the next turn if none is), or after `limit`
+    /// seconds at the latest.
+    func whenSettled(within limit: TimeInterval, _ action: @escaping @MainActor () -> Void) {
+        guard isAnimating else { return runLater(action) }
+        var fired = false
+        let once: @MainActor () -> Void = {
+            guard !fired else { return }
+            fired = true
+            action()
+        }
+        let timer = clock.schedule(at: clock.now + limit) { [weak self] in
+            self?.settleWaiters.removeAll { $0.limit.isCancelled || $0.limit.deadline <= (self?.clock.now ?? 0) }
+            once()
+        }
+        settleWaiters.append((timer, once))
+    }
+
+    private func settle() {
+        let waiters = settleWaiters
+        settleWaiters = []
+        for waiter in waiters {
+            waiter.limit.cancel()
+            runLater(waiter.action)
         }
     }
 

@@ -43,6 +43,12 @@ public final class Application: Responder {
     /// Whether any view animation is in flight.
     public var isAnimating: Bool { animator.isAnimating }
 
+    /// Runs `action` once no view animation is in flight (on the next turn of the run loop if none is), or
+    /// after `limit` seconds at the latest: for work that would stall the frames of an animation.
+    public func whenAnimationsEnd(within limit: TimeInterval, _ action: @escaping @MainActor () -> Void) {
+        animator.whenSettled(within: limit, action)
+    }
+
     /// Display links added and not invalidated, in the order added.
     var displayLinks: [DisplayLink] = []
 

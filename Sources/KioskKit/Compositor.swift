@@ -102,6 +102,9 @@ public final class Compositor: WindowChangeObserver {
         guard let state = states[ObjectIdentifier(screen)] else { return }
         presentationObserver?(screen, timestamp)
         state.inFlight = false
+        // Without a vblank time the frame counts as shown when it was due: a period after its tick.
+        let shown = timestamp ?? max(application.clock.now, (state.lastTick ?? -.infinity) + refreshPeriod(of: screen))
+        application.animator.frameShown(on: screen, at: shown)
         if needsTicks(screen) {
             // Animating: the flip is the frame clock; without a vblank time, the refresh-period timer. So is
             // a flip that lands well within a period of the last tick: drivers without vblank interrupts
@@ -161,10 +164,14 @@ public final class Compositor: WindowChangeObserver {
         for link in application.displayLinks where link.screen === screen {
             link.frame(timestamp: timestamp, target: target, period: period)
         }
-        application.animator.advance(to: target)
+        application.animator.advance(to: target, frameOf: screen)
         if state.needsFrame, !state.inFlight { composeFrame(on: screen, state: state, reportedDamage: nil) }
-        // No frame went out (nothing changed, or the output showed it at once): the timer ticks next.
-        if !state.inFlight { ensureTicking(screen) }
+        // No frame went out (nothing changed, or the output showed it at once): what it would have shown
+        // counts as shown at its time, and the timer ticks next.
+        if !state.inFlight {
+            application.animator.frameShown(on: screen, at: target)
+            ensureTicking(screen)
+        }
     }
 
     /// Composes now every screen that has changes and no frame in flight (the run loop does this once per

@@ -106,8 +106,10 @@ public final class KioskRuntime {
                 vblankKnown: vblank != nil)
             guard self.timeline.milliseconds(.firstFlip) == nil else { return }
             self.reached(.firstFlip)
-            // The first frame is on the display: now the input devices, which it did not need.
-            if display.drivesDisplays { DispatchQueue.main.async { MainActor.assumeIsolated { self.startInput() } } }
+            // The first frame is on the display: now the input devices, which it did not need. Their set-up
+            // holds the main thread (0.3 to 0.5 s on the software-emulated test bed), so it waits for the
+            // launch's animations (the demo's alert comes in for 0.25 s), at most a second.
+            if display.drivesDisplays { self.application.whenAnimationsEnd(within: 1) { self.startInput() } }
         }
         observeScreens()
         application.preferredMainScreenName = configuration.primary

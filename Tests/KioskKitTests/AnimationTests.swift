@@ -95,10 +95,11 @@ struct AnimationTests {
         #expect(view.presentationAlpha == 1)
         #expect(view.presentationFrame == Rect(x: 10, y: 10, width: 100, height: 50))
         #expect(bed.render.bed.app.isAnimating)
-        // Frames sample the time each will be shown: the tick at 100.5 - 1/60 shows 100.5.
-        bed.advance(by: 0.5 - bed.period)
-        #expect(abs(view.presentationAlpha - 0.5) < 1e-9)
-        #expect(abs(view.presentationFrame.midX - (60 + 200) / 2) < 1e-9)
+        // The animation's time starts with the first frame that shows it (one period from now), and each
+        // frame samples the time it will be shown: 0.5 s on, the frame shows half way, within a frame.
+        bed.advance(by: 0.5)
+        #expect(abs(view.presentationAlpha - 0.5) <= bed.period + 1e-9)
+        #expect(abs(view.presentationFrame.midX - (60 + 200) / 2) <= 140 * bed.period + 1e-9)
         bed.advance(by: 1)
         #expect(view.presentationAlpha == 0)
         #expect(view.presentationFrame == view.frame)
@@ -115,7 +116,8 @@ struct AnimationTests {
         View.animate(withDuration: 0.3, options: .curveLinear, animations: { view.alpha = 0 }) { finished = $0 }
         bed.advance(by: 1)
         let times = Array(bed.frameTimes.dropFirst(framesBefore))
-        // A frame at once, then one per period until the frame that shows the end: 0.3 s at 60 Hz.
+        // The first tick shows the start value (nothing changed: no frame), then a frame per period until
+        // the one that shows the end: 0.3 s at 60 Hz.
         #expect(times.count == 18)
         for (earlier, later) in zip(times, times.dropFirst()) { #expect(abs(later - earlier - bed.period) < 1e-9) }
         #expect(finished == true)
@@ -131,6 +133,23 @@ struct AnimationTests {
         let count = bed.frameTimes.count
         bed.advance(by: 5)
         #expect(bed.frameTimes.count == count)
+    }
+
+    @Test func anAnimationStartsWithTheFirstFrameThatShowsIt() {
+        // A slow frame (here one that stays in flight for half a second) before the animation's first
+        // frame does not eat into it: the whole fade still shows.
+        let bed = AnimationBed()
+        bed.output.flipsImmediately = false
+        let view = bed.smallView()
+        bed.render.render()
+        #expect(bed.compositor.isFrameInFlight(on: bed.screen))
+        View.animate(withDuration: 0.3, options: .curveLinear) { view.alpha = 0 }
+        bed.advance(by: 0.5)
+        #expect(view.presentationAlpha == 1)
+        bed.compositor.framePresented(on: bed.screen, at: bed.clock.now)
+        #expect(view.presentationAlpha == 1)  // the first frame shows the start
+        bed.compositor.framePresented(on: bed.screen, at: bed.clock.now + bed.period)
+        #expect(abs(view.presentationAlpha - (1 - bed.period / 0.3)) < 1e-9)
     }
 
     @Test func aMovingViewDamagesOnlyWhereItWasAndWhereItIs() {
@@ -165,16 +184,16 @@ struct AnimationTests {
         let view = bed.smallView()
         var log: [String] = []
         View.animate(withDuration: 1, options: .curveLinear, animations: { view.alpha = 0 }) { log.append("first \($0)") }
-        bed.advance(by: 0.5 - bed.period)
-        #expect(abs(view.presentationAlpha - 0.5) < 1e-9)
+        bed.advance(by: 0.5)
+        #expect(abs(view.presentationAlpha - 0.5) <= bed.period + 1e-9)
         View.animate(
             withDuration: 1, options: [.curveLinear, .beginFromCurrentState], animations: { view.alpha = 1 }
         ) { log.append("second \($0)") }
         // Takes over from what shows: 0.5, not the model's 0.
-        #expect(abs(view.presentationAlpha - 0.5) < 1e-6)
+        #expect(abs(view.presentationAlpha - 0.5) <= bed.period + 1e-9)
         bed.advance(by: 0)
         #expect(log == ["first false"])
-        bed.advance(by: 0.5 - bed.period)
+        bed.advance(by: 0.5)
         #expect(abs(view.presentationAlpha - 0.75) <= bed.period / 2 + 1e-9)
         bed.advance(by: 1)
         #expect(log == ["first false", "second true"])
@@ -185,10 +204,10 @@ struct AnimationTests {
         let bed = AnimationBed()
         let view = bed.smallView()
         View.animate(withDuration: 1, options: .curveLinear) { view.alpha = 0 }
-        bed.advance(by: 0.5 - bed.period)
+        bed.advance(by: 0.5)
         View.animate(withDuration: 1, options: .curveLinear) { view.alpha = 1 }
         #expect(view.presentationAlpha == 0)
-        bed.advance(by: 0.25 - bed.period)
+        bed.advance(by: 0.25)
         // The tick before now sampled the time its frame shows: within a period of 0.25 s in.
         #expect(abs(view.presentationAlpha - 0.25) <= bed.period + 1e-9)
     }
@@ -202,14 +221,14 @@ struct AnimationTests {
         ) { completions.append($0) }
         let start = bed.clock.now
         func at(_ t: TimeInterval) -> Double {
-            bed.clock.advance(to: start + t - bed.period)
+            bed.clock.advance(to: start + t)
             return view.presentationAlpha
         }
-        #expect(abs(at(0.5) - 0.5) < 1e-6)
-        #expect(abs(at(1.25) - 0.25) < 1e-6)  // on the way back
-        #expect(abs(at(1.75) - 0.75) < 1e-6)
-        #expect(abs(at(2.5) - 0.5) < 1e-6)  // forwards again
-        #expect(abs(at(10.25) - 0.75) < 1e-6)
+        #expect(abs(at(0.5) - 0.5) <= bed.period + 1e-9)
+        #expect(abs(at(1.25) - 0.25) <= bed.period + 1e-9)  // on the way back
+        #expect(abs(at(1.75) - 0.75) <= bed.period + 1e-9)
+        #expect(abs(at(2.5) - 0.5) <= bed.period + 1e-9)  // forwards again
+        #expect(abs(at(10.25) - 0.75) <= bed.period + 1e-9)
         #expect(completions.isEmpty)
         #expect(bed.compositor.isTickScheduled(on: bed.screen))
         // Only a new animation of the property ends it.
@@ -226,8 +245,8 @@ struct AnimationTests {
         View.animate(withDuration: 1, options: [.curveLinear, .autoreverse], animations: { view.alpha = 0 }) {
             completions.append($0)
         }
-        bed.advance(by: 1.5 - bed.period)
-        #expect(abs(view.presentationAlpha - 0.5) < 1e-6)
+        bed.advance(by: 1.5)
+        #expect(abs(view.presentationAlpha - 0.5) <= bed.period + 1e-9)
         bed.advance(by: 1)
         // UIKit's well-known end: back at the start, then the model value shows.
         #expect(view.presentationAlpha == 0)
@@ -267,8 +286,8 @@ struct AnimationTests {
         #expect(view.alpha == 0)
         bed.advance(by: 0.4)
         #expect(view.presentationAlpha == 1)
-        bed.advance(by: 0.6 - bed.period)
-        #expect(abs(view.presentationAlpha - 0.5) < 1e-6)
+        bed.advance(by: 0.6)
+        #expect(abs(view.presentationAlpha - 0.5) <= bed.period + 1e-9)
     }
 
     @Test func touchesPassAnimatingViewsByUnlessAllowed() {
@@ -299,6 +318,32 @@ struct AnimationTests {
         bed.advance(by: 0.02)
         #expect(finished == true)
         #expect(bed.clock.pendingTimers.isEmpty)
+    }
+
+    @Test func workCanWaitForTheAnimationsToEnd() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        let app = bed.render.bed.app
+        var log: [String] = []
+        app.whenAnimationsEnd(within: 1) { log.append("at rest") }
+        bed.advance(by: 0)
+        #expect(log == ["at rest"])
+        View.animate(withDuration: 0.3) { view.alpha = 0.5 }
+        app.whenAnimationsEnd(within: 1) { log.append("after the fade") }
+        bed.advance(by: 0.2)
+        #expect(log.count == 1)
+        bed.advance(by: 0.2)
+        #expect(log == ["at rest", "after the fade"])
+        // An animation that never ends: the limit.
+        View.animate(withDuration: 0.3, options: [.repeat, .autoreverse]) { view.alpha = 1 }
+        app.whenAnimationsEnd(within: 1) { log.append("limit") }
+        bed.advance(by: 0.9)
+        #expect(log.count == 2)
+        bed.advance(by: 0.2)
+        #expect(log.last == "limit")
+        View.animate(withDuration: 0) { view.alpha = 0.2 }
+        bed.advance(by: 0)
+        #expect(log.count == 3)
     }
 
     @Test func performWithoutAnimationChangesAtOnce() {
