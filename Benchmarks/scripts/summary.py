@@ -47,6 +47,8 @@ def main():
     scanout = find(results, "Compositor: full frame, scanout output")
     update = find(results, "Compositor: 200x200 update")
     moved = find(results, "Compositor: 200x200 view moved")
+    scale_up_pixman = find(results, "Baseline: raw pixman, 600x400 scale-up")
+    scale_up = find(results, "Bitmap: 600x400 scale-up")
     print()
 
     def ratio(label, a, b, limit=None, percent=False):
@@ -62,6 +64,7 @@ def main():
     ratio("full frame on a scanout output / (raw pixman 3 layers + one frame copy)", scanout, pixman_copy, 1.2)
     ratio("200x200 update / full frame", update, full, 0.05, percent=True)
     ratio("200x200 view moved / full frame", moved, full, 0.05, percent=True)
+    ratio("600x400 scale-up, composite(_:transform:) / raw pixman", scale_up, scale_up_pixman, 1.0)
     for name, value in results.items():
         if name.startswith("Touch:"):
             print(f"{name}: {value:.2f} µs (in process; the system test measures kernel -> view)")

@@ -15,6 +15,8 @@ import KioskKit
 @MainActor private var touchDispatch: TouchDispatchScene?
 nonisolated(unsafe) private var baseline: PixmanBaseline?
 nonisolated(unsafe) private var frameMemcpy: FrameMemcpy?
+nonisolated(unsafe) private var scaleUp: ScaleUpScene?
+nonisolated(unsafe) private var scaleUpBaseline: ScaleUpBaseline?
 
 /// Sends the (non-Sendable) benchmark object to the main actor; package-benchmark does not touch it
 /// while the closure runs.
@@ -108,6 +110,31 @@ let benchmarks: @Sendable () -> Void = {
         frameMemcpy = FrameMemcpy()
     } teardown: {
         frameMemcpy = nil
+    }
+
+    // MARK: A transformed composite, against raw pixman in the same run
+
+    Benchmark(
+        "Baseline: raw pixman, 600x400 scale-up, bilinear (1.0 -> 1.25, one frame)", configuration: frameConfiguration()
+    ) { benchmark in
+        guard let scaleUpBaseline else { fatalError("no baseline") }
+        for _ in benchmark.scaledIterations { scaleUpBaseline.composeNextFrame() }
+    } setup: {
+        scaleUpBaseline = ScaleUpBaseline()
+    } teardown: {
+        scaleUpBaseline = nil
+    }
+
+    Benchmark(
+        "Bitmap: 600x400 scale-up, bilinear (composite(_:transform:), 1.0 -> 1.25, one frame)",
+        configuration: frameConfiguration()
+    ) { benchmark in
+        guard let scaleUp else { fatalError("no scene") }
+        for _ in benchmark.scaledIterations { scaleUp.composeNextFrame() }
+    } setup: {
+        scaleUp = ScaleUpScene()
+    } teardown: {
+        scaleUp = nil
     }
 
     // MARK: The compositor
