@@ -31,6 +31,8 @@ def start(guest, args=""):
     process, trace = run_kiosk(guest, f"--backend drm --cursor auto {args}")
     kiosk.update(process=process, trace=trace)
     wait_for_frames(trace, ["Virtual-1"])
+    # Input devices are opened after the first frame and the launch's animations: events sent before are lost.
+    wait_for(lambda: [e for e in events("startup") if e["phase"] == "input"], "input set up")
 
 
 def touches_after(count):
