@@ -21,6 +21,32 @@ import Testing
         #expect(times.count == phases.count && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 } && times[0] > 0, "\(times)")
     }
 
+    /// The demo's alert comes in animated: `animation.begin` and `animation.end` lines name it, its
+    /// properties and duration, and frame lines carry when each was shown (headless has no vblank: when
+    /// the output showed it), a refresh period or more apart while it animates.
+    @Test func theTraceHasTheAnimationsAndTheFlipTimes() throws {
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let trace = folder.appendingPathComponent("trace.jsonl")
+        let result = try CommandLineTests.kiosk([
+            "run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "1", "--trace", trace.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = ConfigurationModelTests.trace(trace)
+        let begin = lines.first { $0["event"] as? String == "animation.begin" }
+        let end = lines.first { $0["event"] as? String == "animation.end" }
+        #expect(begin?["views"] as? [String] == ["welcome-alert"])
+        #expect(begin?["properties"] as? [String] == ["welcome-alert.alpha", "welcome-alert.transform"])
+        #expect((begin?["duration"] as? NSNumber)?.doubleValue == 0.25)
+        #expect(end?["finished"] as? Bool == true)
+        let frames = lines.filter { $0["event"] as? String == "frame" }
+        let flips = frames.compactMap { ($0["flip"] as? NSNumber)?.doubleValue }
+        #expect(flips.count == frames.count && frames.count >= 5, "\(frames)")
+        #expect(frames.allSatisfy { $0["vblank"] as? Bool == false })
+        // 60 Hz: never two frames within a period (less a little for the clock's rounding).
+        #expect(zip(flips, flips.dropFirst()).allSatisfy { $1 - $0 >= 1.0 / 60 - 0.001 }, "\(flips)")
+    }
+
     @Test func processStartIsBeforeNow() {
         let start = StartupTimeline.processStart()
         let now = StartupTimeline.now()
