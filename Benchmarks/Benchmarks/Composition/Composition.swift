@@ -13,10 +13,12 @@ import KioskKit
 @MainActor private var composition: CompositionScene?
 @MainActor private var hitTesting: HitTestScene?
 @MainActor private var touchDispatch: TouchDispatchScene?
+@MainActor private var crossFade: CrossFadeScene?
 nonisolated(unsafe) private var baseline: PixmanBaseline?
 nonisolated(unsafe) private var frameMemcpy: FrameMemcpy?
 nonisolated(unsafe) private var scaleUp: ScaleUpScene?
 nonisolated(unsafe) private var scaleUpBaseline: ScaleUpBaseline?
+nonisolated(unsafe) private var crossFadeBaseline: CrossFadeBaseline?
 
 /// Sends the (non-Sendable) benchmark object to the main actor; package-benchmark does not touch it
 /// while the closure runs.
@@ -45,6 +47,7 @@ private func mainActorBenchmark(
         await MainActor.run {
             composition = nil
             hitTesting = nil
+            crossFade = nil
         }
     }
 }
@@ -135,6 +138,49 @@ let benchmarks: @Sendable () -> Void = {
         scaleUp = ScaleUpScene()
     } teardown: {
         scaleUp = nil
+    }
+
+    // MARK: A full-screen cross-fade of two windows, against raw pixman in the same run
+
+    Benchmark(
+        "Baseline: raw pixman, cross-fade (2 x OVER 1920x1080 with opacity, one frame)", configuration: frameConfiguration()
+    ) { benchmark in
+        guard let crossFadeBaseline else { fatalError("no baseline") }
+        for _ in benchmark.scaledIterations { crossFadeBaseline.composeNextFrame() }
+    } setup: {
+        crossFadeBaseline = CrossFadeBaseline()
+    } teardown: {
+        crossFadeBaseline = nil
+    }
+
+    Benchmark(
+        "Baseline: raw pixman, cross-fade + SRC copy into a second buffer", configuration: frameConfiguration()
+    ) { benchmark in
+        guard let crossFadeBaseline else { fatalError("no baseline") }
+        for _ in benchmark.scaledIterations { crossFadeBaseline.composeNextFrameAndCopy() }
+    } setup: {
+        crossFadeBaseline = CrossFadeBaseline()
+    } teardown: {
+        crossFadeBaseline = nil
+    }
+
+    for scanout in [false, true] {
+        mainActorBenchmark(
+            scanout
+                ? "Compositor: cross-fade of 2 full-screen windows, scanout output (shadow + copy, as DRM)"
+                : "Compositor: cross-fade of 2 full-screen windows (painted in place, as headless)",
+            configuration: frameConfiguration(),
+            setup: {
+                let scene = CrossFadeScene(scanoutOutput: scanout)
+                scene.expectFrames(damage: Region(scene.fullScreen))
+                crossFade = scene
+            },
+            body: { crossFade!.composeNextFrame() },
+            check: {
+                crossFade!.output.unexpectedFrames > 0
+                    ? "a frame had unexpected damage or age"
+                    : crossFade!.contentWasRedrawn ? "a window's content was redrawn during the fade" : nil
+            })
     }
 
     // MARK: The compositor

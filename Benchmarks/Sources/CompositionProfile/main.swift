@@ -15,6 +15,7 @@ import KioskKit
 let scenarios = [
     "full-frame", "scanout-frame", "copy", "damage-200", "move-200", "pixman", "pixman-copy", "memcpy",
     "hit-frontmost", "hit-non-interactive", "hit-pass-through", "hit-window", "scale-up", "pixman-scale-up",
+    "cross-fade", "scanout-cross-fade", "pixman-cross-fade", "pixman-cross-fade-copy",
 ]
 let arguments = CommandLine.arguments
 if arguments.count >= 2, arguments[1] == "check" {
@@ -43,13 +44,36 @@ if arguments.count >= 2, arguments[1] == "check" {
     print(
         "scale-up, composite(_:transform:) vs raw pixman, each of \(ScaleUpAnimation.frameCount) frames: at most "
             + "\(scaleUpPixels) pixels differ, by at most \(scaleUpLargest)")
+    // The cross-fade, each of its steps through the compositor (in sequence, as measured) on each output
+    // against raw pixman's two composites onto black: the same composites with the same mask alphas, so
+    // no pixel may differ, as for the full frame. One scene at a time (each resets the application).
+    var crossFadePixels = 0
+    for scanout in [false, true] {
+        let crossFade = CrossFadeScene(scanoutOutput: scanout)
+        crossFade.expectFrames(damage: Region(crossFade.fullScreen))
+        let crossFadeBaseline = CrossFadeBaseline()
+        for step in 0..<CrossFadeAnimation.frameCount {
+            crossFade.composeNextFrame()
+            crossFadeBaseline.clear()
+            crossFadeBaseline.composeNextFrame()
+            crossFadePixels = max(crossFadePixels, crossFadeBaseline.differingPixels(from: crossFade.output.buffer))
+            if arguments.count >= 3, !scanout, step == CrossFadeAnimation.frameCount / 2 - 1 {
+                try crossFade.output.buffer.writePNG(to: arguments[2] + "/cross-fade-middle-frame.png")
+            }
+        }
+        precondition(crossFade.output.unexpectedFrames == 0, "cross-fade: unexpected damage")
+        precondition(!crossFade.contentWasRedrawn, "cross-fade: a window's content was redrawn")
+    }
+    print(
+        "cross-fade, compositor (in place and scanout) vs raw pixman, each of \(CrossFadeAnimation.frameCount) "
+            + "steps: at most \(crossFadePixels) pixels differ")
     if arguments.count >= 3 {
         let path = arguments[2] + "/composition-frame.png"
         try scene.output.buffer.writePNG(to: path)
         try scaleUp.shadow.writePNG(to: arguments[2] + "/scale-up-last-frame.png")
-        print("wrote \(path) and scale-up-last-frame.png")
+        print("wrote \(path), scale-up-last-frame.png and cross-fade-middle-frame.png")
     }
-    exit(differing == 0 && scaleUpLargest <= 3 ? 0 : 1)
+    exit(differing == 0 && scaleUpLargest <= 3 && crossFadePixels == 0 ? 0 : 1)
 }
 guard arguments.count >= 2, scenarios.contains(arguments[1]) else {
     FileHandle.standardError.write("usage: CompositionProfile <\(scenarios.joined(separator: "|"))> [iterations]\n".data(using: .utf8)!)
@@ -94,6 +118,18 @@ case "scale-up":
 case "pixman-scale-up":
     let baseline = ScaleUpBaseline()
     microseconds = measured(iterations) { baseline.composeNextFrame() }
+case "cross-fade", "scanout-cross-fade":
+    // cross-fade paints in place (headless); scanout-cross-fade uses a shadow and copies, as DRM does.
+    let scene = CrossFadeScene(scanoutOutput: scenario == "scanout-cross-fade")
+    scene.expectFrames(damage: Region(scene.fullScreen))
+    microseconds = measured(iterations) { scene.composeNextFrame() }
+    precondition(scene.output.unexpectedFrames == 0, "unexpected damage")
+    precondition(!scene.contentWasRedrawn, "a window's content was redrawn")
+case "pixman-cross-fade", "pixman-cross-fade-copy":
+    let baseline = CrossFadeBaseline()
+    microseconds =
+        scenario == "pixman-cross-fade"
+        ? measured(iterations) { baseline.composeNextFrame() } : measured(iterations) { baseline.composeNextFrameAndCopy() }
 case "memcpy":
     let copy = FrameMemcpy()
     microseconds = measured(iterations) { copy.copy() }

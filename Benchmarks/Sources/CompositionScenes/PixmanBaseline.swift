@@ -34,6 +34,23 @@ final class PixelBuffer {
 
     deinit { free(data) }
 
+    /// How many pixels differ in colour from `frame` (an XRGB bitmap of the same size; the undefined top
+    /// byte is ignored).
+    func differingPixels(from frame: Bitmap) -> Int {
+        precondition(frame.width == width && frame.height == height, "size mismatch")
+        return frame.withUnsafeBytes { bytes in
+            var count = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let a = data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
+                    let b = bytes.load(fromByteOffset: y * frame.stride + x * 4, as: UInt32.self)
+                    if (a ^ b) & 0xFFFFFF != 0 { count += 1 }
+                }
+            }
+            return count
+        }
+    }
+
     /// A pixman image over this memory (pixman only borrows it). Calls `pixman_image_create_bits`.
     func makeImage(_ format: pixman_format_code_t) -> OpaquePointer {
         guard
@@ -111,20 +128,7 @@ public final class PixmanBaseline {
 
     /// How many pixels of the composited image differ in colour from `frame` (an XRGB frame of the same
     /// size; the undefined top byte is ignored): 0 proves the baseline composites what the scene shows.
-    public func differingPixels(from frame: Bitmap) -> Int {
-        precondition(frame.width == shadow.width && frame.height == shadow.height, "size mismatch")
-        return frame.withUnsafeBytes { bytes in
-            var count = 0
-            for y in 0..<shadow.height {
-                for x in 0..<shadow.width {
-                    let a = shadow.data.load(fromByteOffset: y * shadow.stride + x * 4, as: UInt32.self)
-                    let b = bytes.load(fromByteOffset: y * frame.stride + x * 4, as: UInt32.self)
-                    if (a ^ b) & 0xFFFFFF != 0 { count += 1 }
-                }
-            }
-            return count
-        }
-    }
+    public func differingPixels(from frame: Bitmap) -> Int { shadow.differingPixels(from: frame) }
 }
 
 /// `memcpy` of one 1920x1080 XRGB frame (8,294,400 bytes) between two buffers.
