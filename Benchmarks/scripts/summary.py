@@ -51,6 +51,7 @@ def main():
     scale_up = find(results, "Bitmap: 600x400 scale-up")
     cross_fade_pixman = find(results, "Baseline: raw pixman, cross-fade (")
     cross_fade_pixman_copy = find(results, "Baseline: raw pixman, cross-fade + SRC copy")
+    cross_fade_pixman_black = find(results, "Baseline: raw pixman, cross-fade frame on black")
     cross_fade = find(results, "Compositor: cross-fade of 2 full-screen windows (painted in place")
     cross_fade_scanout = find(results, "Compositor: cross-fade of 2 full-screen windows, scanout output")
     print()
@@ -70,6 +71,8 @@ def main():
     ratio("200x200 view moved / full frame", moved, full, 0.05, percent=True)
     ratio("600x400 scale-up, composite(_:transform:) / raw pixman", scale_up, scale_up_pixman, 1.0)
     ratio("cross-fade of 2 full-screen windows / raw pixman 2 composites", cross_fade, cross_fade_pixman, 1.0)
+    ratio("cross-fade of 2 full-screen windows / raw pixman frame on black (fill + 2 composites)", cross_fade,
+          cross_fade_pixman_black, 1.0)
     ratio(
         "cross-fade on a scanout output / (raw pixman 2 composites + one frame copy)",
         cross_fade_scanout, cross_fade_pixman_copy, 1.0)

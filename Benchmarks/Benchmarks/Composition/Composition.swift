@@ -154,6 +154,18 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark(
+        "Baseline: raw pixman, cross-fade frame on black (SRC fill + 2 x OVER 1920x1080 with opacity)",
+        configuration: frameConfiguration()
+    ) { benchmark in
+        guard let crossFadeBaseline else { fatalError("no baseline") }
+        for _ in benchmark.scaledIterations { crossFadeBaseline.composeNextFrameOnBlack() }
+    } setup: {
+        crossFadeBaseline = CrossFadeBaseline()
+    } teardown: {
+        crossFadeBaseline = nil
+    }
+
+    Benchmark(
         "Baseline: raw pixman, cross-fade + SRC copy into a second buffer", configuration: frameConfiguration()
     ) { benchmark in
         guard let crossFadeBaseline else { fatalError("no baseline") }

@@ -214,6 +214,16 @@ public final class CrossFadeBaseline {
         composite(windowBImage, opacity: t)
     }
 
+    /// The same step as a correct frame: the screen behind the windows cleared to black first (as the
+    /// compositor must, since neither window is opaque at partial alpha and black shows through), then the
+    /// two composites. Calls `pixman_image_fill_boxes` (SRC, as `Bitmap.fill`) and the two composites.
+    public func composeNextFrameOnBlack() {
+        var black = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0xFFFF)
+        var box = pixman_box32_t(x1: 0, y1: 0, x2: Int32(SceneGeometry.width), y2: Int32(SceneGeometry.height))
+        _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, shadowImage, &black, 1, &box)
+        composeNextFrame()
+    }
+
     /// The step, then the whole image copied (pixman SRC) into a second x8r8g8b8 image: the pixman work
     /// of the frame on a scanout output, shadow plus copy.
     public func composeNextFrameAndCopy() {
