@@ -486,21 +486,9 @@ public final class Compositor: WindowChangeObserver {
             }
         }
         // The screen behind every window is black.
-        var background = isOpaqueCullingEnabled ? damage.subtracting(covered) : damage
-        var start = 0
-        if let index = regions.firstIndex(where: { !$0.isEmpty }), case .bitmap(let bitmap) = layers[index].content,
-            !layers[index].placement.opaque, layers[index].placement.transform == nil
-        {
-            // The back-most layer is translucent (a window fading in or out): over black it is its pixels
-            // faded, written in one pass instead of a black fill and a composite over it. Nothing is
-            // beneath it but the background, so its region lies inside the background's.
-            background = background.subtracting(regions[index])
-            shadow.copyFaded(
-                bitmap, destination: layers[index].placement.rect, opacity: layers[index].placement.alpha, clip: regions[index])
-            start = index + 1
-        }
+        let background = isOpaqueCullingEnabled ? damage.subtracting(covered) : damage
         if !background.isEmpty { shadow.fill(.black, operation: .source, in: background) }
-        for (layer, region) in zip(layers[start...], regions[start...]) where !region.isEmpty {
+        for (layer, region) in zip(layers, regions) where !region.isEmpty {
             let placement = layer.placement
             switch layer.content {
             case .none:
