@@ -29,7 +29,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("trace.jsonl")
         let result = try CommandLineTests.kiosk([
-            "run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "1", "--trace", trace.path,
+            // Time for the alert's 0.25 s entrance on a loaded machine.
+            "run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "3", "--trace", trace.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = ConfigurationModelTests.trace(trace)

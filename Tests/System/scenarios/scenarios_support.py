@@ -28,7 +28,8 @@ def reference(screens, size_of=None):
     """The same kiosk rendered by the headless backend on the host, for `screens` = [(name, "WxH@Hz")]:
     what the display must show, pixel for pixel."""
     folder = Path(tempfile.mkdtemp(prefix="kiosk-reference-"))
-    args = [str(KIOSK), "run", "--backend", "headless", "--snapshot-dir", str(folder), "--exit-after", "1"]
+    # Long enough for the demo's alert to have come in (0.25 s from its first frame) on a loaded host.
+    args = [str(KIOSK), "run", "--backend", "headless", "--snapshot-dir", str(folder), "--exit-after", "3"]
     for name, mode in screens:
         args += ["--headless-screen", f"{name}={mode}"]
     subprocess.run(args, check=True, capture_output=True, timeout=60, env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
