@@ -8,7 +8,7 @@ import time
 
 from kioskvm import image, measure
 from kioskvm.scenario import expect, note
-from scenarios_support import avoid_the_minute, reference, run_kiosk, same_pixels, screens_json, mode_spelling, stop, trace_events, wait_until
+from scenarios_support import animations_in_flight, avoid_the_minute, reference, run_kiosk, same_pixels, screens_json, mode_spelling, stop, trace_events, wait_until
 
 GUEST = dict(heads=1)
 TIMEOUT = 420
@@ -64,6 +64,8 @@ def check_the_alert_fades_in_at_launch(guest):
 
 
 def check_the_screen_after_it_is_the_headless_rendering(guest):
+    # The frame with the end state is on the display (the input set-up may hold the main thread first).
+    wait_until(lambda: animations_in_flight(events()) == 0, "the end state's frame", 60, lambda: f"{events()[-5:]}")
     time.sleep(0.5)
     shown = image.load(guest.screendump(0))
     same_pixels(shown, reference([("Virtual-1", state["mode_spelling"])])["Virtual-1"])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect
-from scenarios_support import KIOSK, SEAT, mode_spelling, reference, same_pixels, screens_json, stop, trace_events, wait_until
+from scenarios_support import KIOSK, SEAT, animations_in_flight, mode_spelling, reference, same_pixels, screens_json, stop, trace_events, wait_until
 
 GUEST = dict(heads=2)
 TIMEOUT = 420
@@ -39,6 +39,7 @@ def check_the_config_selects_a_mode_on_each_head(guest):
     process = guest.spawn(f"exec {KIOSK} run --config {guest.guest_path(config)} --trace {guest.guest_path(trace)}", env=SEAT)
     kiosk["process"] = process
     wait_for(lambda: {e["screen"] for e in events("frame")} >= {"Virtual-1", "Virtual-2"}, "frames on both heads")
+    wait_for(lambda: animations_in_flight(events()) == 0, "the alert's entrance shown")
     time.sleep(1)
     connects = {e["screen"]: (e["width"], e["height"]) for e in events("screen.connect")}
     expect(connects == {"Virtual-1": (1024, 768), "Virtual-2": (800, 600)}, connects)
@@ -63,6 +64,7 @@ def check_status_bar_over_the_main_window_and_the_alert_back_on_a_long_press(gue
         screen.play(f"tap {100 / 1024:.5f} {700 / 768:.5f} 1500")
         visible = wait_for(lambda: [e for e in events("window.visible") if e["window"] == "welcome-alert"], "the alert shown again")
         expect(visible[-1]["level"] == 2000, visible[-1])
+        wait_for(lambda: animations_in_flight(events()) == 0, "the alert's entrance shown")
         time.sleep(1)
         same_pixels(image.load(guest.screendump(0)), expected)
 
