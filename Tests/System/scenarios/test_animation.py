@@ -58,7 +58,7 @@ def check_the_alert_fades_in_at_launch(guest):
     state["period"] = 1 / float(connect["mode"].split("@")[1])
     state["mode_spelling"] = mode_spelling(v1, connect["width"], connect["height"])
     # On this bed the input devices are set up on the main thread right after the first flip (0.3 to
-    # 0.5 s under software emulation), which the launch's 0.25 s entrance mostly falls into: report it.
+    # 0.5 s under software emulation, more under load), which the 0.25 s entrance mostly falls into.
     between = [e.get("phase") or e.get("flip") or e["event"] for e in lines[begins[0]:ends[0] + 2]]
     note(f"alert entrance: {len(frames_of(begins[0], ends[0]))} frames; {between}")
 
@@ -72,7 +72,7 @@ def check_the_screen_after_it_is_the_headless_rendering(guest):
 
 
 def check_no_frame_and_no_cpu_after_the_last_frame(guest):
-    # Input devices are set up once the launch's animations have ended: past that first.
+    # Past the input devices' set-up first.
     wait_until(lambda: [e for e in events("startup") if e["phase"] == "input"], "input set up", 30)
     time.sleep(1)
     avoid_the_minute(guest, 6)                  # the status bar's clock wakes the kiosk on the minute
