@@ -154,11 +154,13 @@ let package = Package(
         .testTarget(name: "LibInputTests", dependencies: ["LibInput"], swiftSettings: strict),
         .testTarget(name: "XKBTests", dependencies: ["XKB"], swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
+        // Golden-image comparison shared by the test targets that keep goldens in their source tree.
+        .target(name: "GoldenImages", dependencies: ["Graphics"], path: "Tests/GoldenImages", swiftSettings: strict),
         .testTarget(
-            name: "GraphicsTests", dependencies: ["Graphics"],
+            name: "GraphicsTests", dependencies: ["Graphics", "GoldenImages"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         // The golden images are read from the source tree (#filePath), where failures write theirs beside them.
-        .testTarget(name: "KioskKitTests", dependencies: ["KioskKit"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(name: "KioskKitTests", dependencies: ["KioskKit", "GoldenImages"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "KioskConfigTests", dependencies: ["KioskConfig", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: strict),
         .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import GoldenImages
 import Testing
 
 // Only what the golden images need from Foundation: its own AffineTransform would shadow Geometry's.
@@ -276,14 +277,14 @@ import struct Foundation.URL
                 let pixel = bitmap.pixel(x: x, y: y)
                 if sides[0] > 0.75 {
                     inside += 1
-                    if pixel != full { wrong.append("inside (\(x), \(y)) \(hex(pixel))") }
+                    if pixel != full { wrong.append("inside (\(x), \(y)) \(hexWord(pixel))") }
                 } else if sides[0] < -0.75 {
                     outside += 1
-                    if pixel != Self.sentinel { wrong.append("outside (\(x), \(y)) \(hex(pixel))") }
+                    if pixel != Self.sentinel { wrong.append("outside (\(x), \(y)) \(hexWord(pixel))") }
                 } else if abs(sides[0]) < 0.1 && sides[1] > 1 {
                     edge += 1
                     let red = (pixel >> 16) & 0xFF, margin = (hi - lo) / 5
-                    if !(lo + margin < red && red < hi - margin) { wrong.append("edge (\(x), \(y)) \(hex(pixel))") }
+                    if !(lo + margin < red && red < hi - margin) { wrong.append("edge (\(x), \(y)) \(hexWord(pixel))") }
                 }
             }
         }
@@ -390,47 +391,8 @@ import struct Foundation.URL
     }
 }
 
-/// Compares the colour of `image` with `Fixtures/<name>.png` in the source tree (alpha is not compared: the
-/// goldens are opaque XRGB frames). A mismatch or a missing golden writes the actual image beside it as
-/// `<name>.actual.png`; `KIOSK_RECORD_GOLDEN=1` rewrites the golden, as for KioskKit's.
+/// Compares the colour of `image` with `Fixtures/<name>.png` in the source tree (`GoldenImages`).
 private func expectGolden(_ image: Bitmap, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    let expectedPath = folder.appendingPathComponent("\(name).png").path
-    let actualPath = folder.appendingPathComponent("\(name).actual.png").path
-    if ProcessInfo.processInfo.environment["KIOSK_RECORD_GOLDEN"] == "1" {
-        try image.writePNG(to: expectedPath)
-        return
-    }
-    guard FileManager.default.fileExists(atPath: expectedPath) else {
-        try image.writePNG(to: actualPath)
-        Issue.record("no golden image \(expectedPath); wrote the actual image to \(actualPath)", sourceLocation: sourceLocation)
-        return
-    }
-    let expected = try Bitmap(contentsOfPNGFile: expectedPath)
-    guard expected.width == image.width, expected.height == image.height else {
-        try image.writePNG(to: actualPath)
-        Issue.record(
-            "\(name): size \(image.width)x\(image.height), expected \(expected.width)x\(expected.height)", sourceLocation: sourceLocation)
-        return
-    }
-    var mismatches = 0
-    var first: String?
-    for y in 0..<image.height {
-        for x in 0..<image.width {
-            let a = expected.pixel(x: x, y: y) & 0xFF_FFFF, b = image.pixel(x: x, y: y) & 0xFF_FFFF
-            if a != b {
-                mismatches += 1
-                if first == nil { first = "(\(x), \(y)) expected \(hex(a)) got \(hex(b))" }
-            }
-        }
-    }
-    if mismatches > 0 {
-        try image.writePNG(to: actualPath)
-        Issue.record(
-            "\(name): \(mismatches) pixels differ, first at \(first!); actual image: \(actualPath)", sourceLocation: sourceLocation)
-    } else if FileManager.default.fileExists(atPath: actualPath) {
-        try? FileManager.default.removeItem(atPath: actualPath)
-    }
+    try GoldenImages.expectGolden(image, named: name, in: folder, sourceLocation: sourceLocation)
 }
-
-private func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }

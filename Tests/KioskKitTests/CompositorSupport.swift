@@ -1,4 +1,5 @@
 import Foundation
+import GoldenImages
 import Testing
 
 @testable import KioskKit
@@ -75,53 +76,12 @@ final class RenderBed {
     }
 }
 
-/// Compares `image` with `Tests/KioskKitTests/Golden/<name>.png`. A mismatch (or a missing golden) writes
-/// the actual image beside it as `<name>.actual.png`; `KIOSK_RECORD_GOLDEN=1` rewrites the goldens.
+/// Compares `image` with `Tests/KioskKitTests/Golden/<name>.png` (`GoldenImages`).
 @MainActor
 func expectGolden(_ image: Bitmap, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-    let expectedPath = folder.appendingPathComponent("\(name).png").path
-    let actualPath = folder.appendingPathComponent("\(name).actual.png").path
-    if ProcessInfo.processInfo.environment["KIOSK_RECORD_GOLDEN"] == "1" {
-        try image.writePNG(to: expectedPath)
-        return
-    }
-    guard FileManager.default.fileExists(atPath: expectedPath) else {
-        try image.writePNG(to: actualPath)
-        Issue.record("no golden image \(expectedPath); wrote the actual image to \(actualPath)", sourceLocation: sourceLocation)
-        return
-    }
-    let expected = try Bitmap(contentsOfPNGFile: expectedPath)
-    var mismatches = 0
-    var first: String?
-    if expected.width == image.width && expected.height == image.height {
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                // Compare colour only: an XRGB frame's top byte is undefined.
-                let a = expected.pixel(x: x, y: y) & 0xFFFFFF, b = image.pixel(x: x, y: y) & 0xFFFFFF
-                if a != b {
-                    mismatches += 1
-                    if first == nil { first = "(\(x), \(y)) expected \(hex(a)) got \(hex(b))" }
-                }
-            }
-        }
-    } else {
-        first = "size \(image.width)x\(image.height), expected \(expected.width)x\(expected.height)"
-        mismatches = 1
-    }
-    if mismatches > 0 {
-        try image.writePNG(to: actualPath)
-        let locale = ProcessInfo.processInfo.environment["LC_ALL"] ?? ProcessInfo.processInfo.environment["LANG"] ?? "unset"
-        let message =
-            "\(name): \(mismatches) pixels differ, first at \(first!); actual image: \(actualPath) "
-            + "(goldens are made with LC_ALL=C.UTF-8, as scripts/test sets; this run has \(locale))"
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-    } else if FileManager.default.fileExists(atPath: actualPath) {
-        try? FileManager.default.removeItem(atPath: actualPath)
-    }
+    try GoldenImages.expectGolden(image, named: name, in: folder, sourceLocation: sourceLocation)
 }
-
-func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }
 
 /// The colour of a pixel of an XRGB frame, without the undefined top byte.
 func rgb(_ bitmap: Bitmap, _ x: Int, _ y: Int) -> UInt32 { bitmap.pixel(x: x, y: y) & 0xFFFFFF }
