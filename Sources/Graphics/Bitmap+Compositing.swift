@@ -59,12 +59,7 @@ extension Bitmap {
         let clipRegion = clip.map { $0.intersection(area) }
         if let clipRegion, clipRegion.isEmpty { return }
 
-        var mask: OpaquePointer?
-        if maskAlpha < 0xFF00 {  // an 8-bit mask alpha of 255 multiplies exactly by 1: skip it
-            var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: maskAlpha)
-            mask = pixman_image_create_solid_fill(&color)
-            if mask == nil { fatalError("pixman_image_create_solid_fill failed: out of memory") }
-        }
+        let mask = Self.opacityMask(maskAlpha)
         defer { if let mask { pixman_image_unref(mask) } }
 
         source.beginDirectAccess()
@@ -80,12 +75,7 @@ extension Bitmap {
         guard let clipRegion else { return draw(area) }
         switch strategy {
         case .destinationClip:
-            clipRegion.withUnsafeRegion { region in
-                pixmanRequire(pixman_image_set_clip_region32(image, region), "pixman_image_set_clip_region32")
-            }
-            draw(area)
-            // Our pixman image is shared by every later composite into this bitmap: drop the clip again.
-            pixmanRequire(pixman_image_set_clip_region32(image, nil), "pixman_image_set_clip_region32")
+            withDestinationClip(clipRegion) { draw(area) }
         case .perRectangle:
             clipRegion.forEachBox { draw(PixelRect(box: $0)) }
         }
@@ -190,11 +180,7 @@ extension Bitmap {
         }
         switch strategy {
         case .destinationClip:
-            area.withUnsafeRegion { region in
-                pixmanRequire(pixman_image_set_clip_region32(image, region), "pixman_image_set_clip_region32")
-            }
-            draw(area.extents)
-            pixmanRequire(pixman_image_set_clip_region32(image, nil), "pixman_image_set_clip_region32")
+            withDestinationClip(area) { draw(area.extents) }
         case .perRectangle:
             area.forEachBox { draw(PixelRect(box: $0)) }
         }
@@ -236,6 +222,29 @@ extension Bitmap {
                 }
             }
         }
+    }
+
+    /// Runs `body` with `clip` (when given) as this bitmap's destination clip, then drops it again: our
+    /// pixman image is shared by every later composite into this bitmap. Calls
+    /// `pixman_image_set_clip_region32`.
+    func withDestinationClip(_ clip: Region?, _ body: () -> Void) {
+        guard let clip else { return body() }
+        clip.withUnsafeRegion { region in
+            pixmanRequire(pixman_image_set_clip_region32(image, region), "pixman_image_set_clip_region32")
+        }
+        body()
+        pixmanRequire(pixman_image_set_clip_region32(image, nil), "pixman_image_set_clip_region32")
+    }
+
+    /// The solid mask that applies `maskAlpha` (see `maskAlpha(_:)`), or nil when its 8-bit value is 255,
+    /// which multiplies exactly by 1. The caller unrefs it. Calls `pixman_image_create_solid_fill`.
+    static func opacityMask(_ maskAlpha: UInt16) -> OpaquePointer? {
+        guard maskAlpha < 0xFF00 else { return nil }
+        var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: maskAlpha)
+        guard let mask = pixman_image_create_solid_fill(&color) else {
+            fatalError("pixman_image_create_solid_fill failed: out of memory")
+        }
+        return mask
     }
 
     /// The 16-bit mask alpha for `opacity`, converted as `pixman_color_t` components are; shared with

@@ -63,12 +63,7 @@ extension Bitmap {
         // than 32767 times: nothing would show anyway). pixman_double_to_fixed would truncate and wrap.
         guard pixman_transform_from_pixman_f_transform(&fixedMatrix, &matrix) != 0 else { return }
 
-        var mask: OpaquePointer?
-        if maskAlpha < 0xFF00 {  // an 8-bit mask alpha of 255 multiplies exactly by 1: skip it
-            var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: maskAlpha)
-            mask = pixman_image_create_solid_fill(&color)
-            if mask == nil { fatalError("pixman_image_create_solid_fill failed: out of memory") }
-        }
+        let mask = Self.opacityMask(maskAlpha)
         defer { if let mask { pixman_image_unref(mask) } }
 
         source.beginDirectAccess()
@@ -79,20 +74,14 @@ extension Bitmap {
         pixmanRequire(pixman_image_set_transform(source.image, &fixedMatrix), "pixman_image_set_transform")
         pixmanRequire(
             pixman_image_set_filter(source.image, PIXMAN_FILTER_BILINEAR, nil, 0), "pixman_image_set_filter")
-        if let clipRegion {
-            clipRegion.withUnsafeRegion { region in
-                pixmanRequire(pixman_image_set_clip_region32(image, region), "pixman_image_set_clip_region32")
-            }
+        withDestinationClip(clipRegion) {
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, source.image, mask, image, 0, 0, 0, 0, area.x, area.y, area.width, area.height)
         }
-        pixman_image_composite32(
-            PIXMAN_OP_OVER, source.image, mask, image, 0, 0, 0, 0, area.x, area.y, area.width, area.height)
-        // Back to what every other composite from `source` and into `self` expects: no transform, the
-        // default filter (PIXMAN_FILTER_NEAREST), no clip.
+        // Back to what every other composite from `source` expects: no transform, the default filter
+        // (PIXMAN_FILTER_NEAREST).
         pixmanRequire(pixman_image_set_transform(source.image, nil), "pixman_image_set_transform")
         pixmanRequire(pixman_image_set_filter(source.image, PIXMAN_FILTER_NEAREST, nil, 0), "pixman_image_set_filter")
-        if clipRegion != nil {
-            pixmanRequire(pixman_image_set_clip_region32(image, nil), "pixman_image_set_clip_region32")
-        }
     }
 
     /// Fills `rect` (in source coordinates) mapped by `transform` with `color`, OVER, its edges
@@ -151,14 +140,8 @@ extension Bitmap {
         defer { pixman_image_unref(solid) }
         beginDirectAccess()
         defer { endDirectWrite() }
-        if let clipRegion {
-            clipRegion.withUnsafeRegion { region in
-                pixmanRequire(pixman_image_set_clip_region32(image, region), "pixman_image_set_clip_region32")
-            }
-        }
-        pixman_composite_trapezoids(PIXMAN_OP_OVER, solid, image, PIXMAN_a8, 0, 0, 0, 0, Int32(traps.count), traps)
-        if clipRegion != nil {
-            pixmanRequire(pixman_image_set_clip_region32(image, nil), "pixman_image_set_clip_region32")
+        withDestinationClip(clipRegion) {
+            pixman_composite_trapezoids(PIXMAN_OP_OVER, solid, image, PIXMAN_a8, 0, 0, 0, 0, Int32(traps.count), traps)
         }
     }
 
