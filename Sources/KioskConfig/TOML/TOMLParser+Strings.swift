@@ -19,16 +19,8 @@ extension TOML.Parser {
                 text += bytes[run..<index]
                 try parseEscape(into: &text, multiline: false, open: open)
                 run = index
-            case Byte.newline:
-                throw unterminated(at: open)
-            case Byte.carriageReturn where isLineEnd(at: index):
-                throw unterminated(at: open)
-            case Byte.tab, 0x20...0x7E:
-                index += 1
-            case 0x80...:
-                try skipScalar()
             default:
-                throw controlCharacter(inStringAt: index, escapable: true)
+                try skipSingleLineStringByte(open: open, escapable: true)
             }
         }
     }
@@ -43,17 +35,28 @@ extension TOML.Parser {
             case Byte.apostrophe:
                 index += 1
                 return String(decoding: bytes[(open + 1)..<(index - 1)], as: UTF8.self)
-            case Byte.newline:
-                throw unterminated(at: open)
-            case Byte.carriageReturn where isLineEnd(at: index):
-                throw unterminated(at: open)
-            case Byte.tab, 0x20...0x7E:
-                index += 1
-            case 0x80...:
-                try skipScalar()
             default:
-                throw controlCharacter(inStringAt: index, escapable: false)
+                try skipSingleLineStringByte(open: open, escapable: false)
             }
+        }
+    }
+
+    /// One byte of a single-line string that is neither its closing quote nor (basic strings) a
+    /// backslash: a line end means the string is unterminated; a tab, printable ASCII or a UTF-8 scalar is
+    /// content; anything else is a control character (`escapable`: a basic string could have escaped it).
+    @inline(__always)
+    private mutating func skipSingleLineStringByte(open: Int, escapable: Bool) throws(TOML.SyntaxError) {
+        switch bytes[index] {
+        case Byte.newline:
+            throw unterminated(at: open)
+        case Byte.carriageReturn where isLineEnd(at: index):
+            throw unterminated(at: open)
+        case Byte.tab, 0x20...0x7E:
+            index += 1
+        case 0x80...:
+            try skipScalar()
+        default:
+            throw controlCharacter(inStringAt: index, escapable: escapable)
         }
     }
 
