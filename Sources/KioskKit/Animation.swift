@@ -269,6 +269,15 @@ final class PropertyAnimation {
     }
 }
 
+/// Work waiting for the animations to end, and its time limit.
+@MainActor
+private final class SettleWaiter {
+    let action: @MainActor () -> Void
+    var limit: FrameTimer?
+
+    init(action: @escaping @MainActor () -> Void) { self.action = action }
+}
+
 /// Something that wants to hear when animations begin and end (the runtime's trace).
 @MainActor
 public protocol AnimationObserver: AnyObject {
@@ -291,7 +300,7 @@ final class Animator {
     /// The one timer that ends animations no screen is showing, at the earliest end.
     private var endTimer: FrameTimer?
     /// What waits for every animation to end (`whenSettled`), each with its time limit.
-    private var settleWaiters: [(limit: FrameTimer, action: @MainActor () -> Void)] = []
+    private var settleWaiters: [SettleWaiter] = []
     weak var observer: (any AnimationObserver)?
 
     init(application: Application) {
@@ -450,24 +459,21 @@ final class Animator {
     /// seconds at the latest.
     func whenSettled(within limit: TimeInterval, _ action: @escaping @MainActor () -> Void) {
         guard isAnimating else { return runLater(action) }
-        var fired = false
-        let once: @MainActor () -> Void = {
-            guard !fired else { return }
-            fired = true
-            action()
+        let waiter = SettleWaiter(action: action)
+        // Whichever comes first runs it: the limit (which takes it off the list) or `settle` (which
+        // cancels the limit).
+        waiter.limit = clock.schedule(at: clock.now + limit) { [weak self] in
+            self?.settleWaiters.removeAll { $0 === waiter }
+            waiter.action()
         }
-        let timer = clock.schedule(at: clock.now + limit) { [weak self] in
-            self?.settleWaiters.removeAll { $0.limit.isCancelled || $0.limit.deadline <= (self?.clock.now ?? 0) }
-            once()
-        }
-        settleWaiters.append((timer, once))
+        settleWaiters.append(waiter)
     }
 
     private func settle() {
         let waiters = settleWaiters
         settleWaiters = []
         for waiter in waiters {
-            waiter.limit.cancel()
+            waiter.limit?.cancel()
             runLater(waiter.action)
         }
     }
