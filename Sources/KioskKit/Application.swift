@@ -49,6 +49,15 @@ public final class Application: Responder {
         animator.whenSettled(within: limit, action)
     }
 
+    /// Delivers touches to gesture recognizers and carries out their state changes.
+    let gestures = GestureArena()
+
+    /// Told about every gesture recognizer's state change but to `.possible` (the runtime's trace).
+    public var gestureObserver: ((GestureRecognizer) -> Void)? {
+        get { gestures.observer }
+        set { gestures.observer = newValue }
+    }
+
     /// Display links added and not invalidated, in the order added.
     var displayLinks: [DisplayLink] = []
 
@@ -323,6 +332,7 @@ public final class Application: Responder {
         }
         touch.window = window
         touch.view = view
+        touch.gestureRecognizers = gestures.recognizers(for: touch, hitView: view)
         if let lastTap, lastTap.screen === touch.screen,
             touch.timestamp - lastTap.timestamp <= Self.multiTapInterval,
             hypot(touch.locationOnScreen.x - lastTap.location.x, touch.locationOnScreen.y - lastTap.location.y) <= Self.multiTapDistance

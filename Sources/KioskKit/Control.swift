@@ -52,6 +52,17 @@ open class Control: View {
         for action in actions where !action.events.isDisjoint(with: events) { action.handler(self) }
     }
 
+    /// A single-tap recognizer of another view does not take the control's tap: its own action wins, as
+    /// UIKit's controls do since iOS 6. Recognizers attached to the control itself, and other gestures, may.
+    override open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
+        if gestureRecognizer.view !== self, let tap = gestureRecognizer as? TapGestureRecognizer,
+            tap.numberOfTapsRequired == 1, tap.numberOfTouchesRequired == 1
+        {
+            return false
+        }
+        return true
+    }
+
     override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard isEnabled, trackedTouch == nil, let touch = touches.first else { return }
         trackedTouch = touch

@@ -23,6 +23,19 @@ public final class Touch: Hashable {
     public internal(set) weak var view: View?
     /// Set once the application routed the touch, so later phases keep its window and view.
     var isRouted = false
+
+    /// The recognizers that receive this touch: those of its view and the view's ancestors up to the
+    /// window, deepest first, as they were when it began (as `UITouch.gestureRecognizers`).
+    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// A recognizer that cancels touches in view recognized with it: its view gets nothing more.
+    var isClaimedByGesture = false
+    /// Phases a recognizer holds back from the view (`delaysTouchesBegan`, `delaysTouchesEnded`).
+    var delayedPhases: [Phase] = []
+    /// Phases about to go to the view, grouped with the other touches of the delivery.
+    var pendingViewPhases: [Phase] = []
+    /// What the view has seen of it.
+    var viewSawBegin = false
+    var viewSawEnd = false
     /// Creation order, for deterministic delivery order among the touches of one event.
     let sequence: UInt64
     private static var nextSequence: UInt64 = 0
@@ -56,6 +69,11 @@ public final class Touch: Hashable {
     public func previousLocation(in view: View?) -> Point { convert(previousLocationOnScreen, to: view) }
 
     private func convert(_ point: Point, to view: View?) -> Point {
+        Self.convert(point, to: view, window: window)
+    }
+
+    /// `point` on the screen in `view`'s coordinates; nil means `window`'s.
+    static func convert(_ point: Point, to view: View?, window: Window?) -> Point {
         guard let window = view?.window ?? window else { return point }
         let inWindow = window.convert(point, from: nil)
         guard let view, view !== window else { return inWindow }

@@ -372,6 +372,16 @@ open class View: Responder {
         return self
     }
 
+    // MARK: Gesture recognizers
+
+    /// The recognizers `addGestureRecognizer` attached, in order.
+    var attachedRecognizers: [GestureRecognizer] = []
+
+    /// Asked before a recognizer that received this view's touches (or is attached to it) begins; false
+    /// makes it fail (as `UIView.gestureRecognizerShouldBegin(_:)`). True by default; controls refuse a
+    /// superview's single tap, so that tapping a button presses the button.
+    open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool { true }
+
     // MARK: Animation state
 
     /// What the screen shows where it differs from the model while animations run (Core Animation's

@@ -173,28 +173,13 @@ open class Window: View {
 
     // MARK: Events
 
-    /// Delivers an event the application routed here: each touch to the view it belongs to, by phase;
-    /// presses and other events to the first responder, else the window.
+    /// Delivers an event the application routed here: each touch to its gesture recognizers, then to the
+    /// view it belongs to, by phase; presses and other events to the first responder, else the window.
     open func sendEvent(_ event: Event) {
         switch event.kind {
         case .touches:
-            let mine = event.allTouches.filter { $0.window === self && $0.view != nil }
-            // Group per view, in a stable order so delivery does not depend on Set iteration.
-            var views: [View] = []
-            for touch in mine.sorted(by: { $0.sequence < $1.sequence }) {
-                if let view = touch.view, !views.contains(where: { $0 === view }) { views.append(view) }
-            }
-            for view in views {
-                let touches = mine.filter { $0.view === view }
-                let began = touches.filter { $0.phase == .began }
-                let moved = touches.filter { $0.phase == .moved }
-                let ended = touches.filter { $0.phase == .ended }
-                let cancelled = touches.filter { $0.phase == .cancelled }
-                if !began.isEmpty { view.touchesBegan(began, with: event) }
-                if !moved.isEmpty { view.touchesMoved(moved, with: event) }
-                if !ended.isEmpty { view.touchesEnded(ended, with: event) }
-                if !cancelled.isEmpty { view.touchesCancelled(cancelled, with: event) }
-            }
+            // Recognizers first, then the views, as they allow (`GestureArena`).
+            Application.shared.gestures.deliver(event, in: self)
         case .presses:
             let target = firstResponder ?? self
             let began = event.allPresses.filter { $0.phase == .began }
