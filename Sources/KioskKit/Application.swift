@@ -58,6 +58,10 @@ public final class Application: Responder {
         set { gestures.observer = newValue }
     }
 
+    /// Told every time a scroll view's content offset changes (the runtime's trace keeps the last one of
+    /// each frame).
+    public var scrollObserver: ((ScrollView) -> Void)?
+
     /// Display links added and not invalidated, in the order added.
     var displayLinks: [DisplayLink] = []
 

@@ -223,7 +223,11 @@ open class View: Responder {
         view.superview = self
         view.windowMayHaveChanged(from: oldWindow)
         view.subtreeDidChange()
+        didAddSubview(view)
     }
+
+    /// Called after `subview` was added or moved among the subviews (as `UIView.didAddSubview(_:)`).
+    open func didAddSubview(_ subview: View) {}
 
     public func insertSubview(_ view: View, aboveSubview sibling: View) {
         guard let index = subviews.firstIndex(where: { $0 === sibling }) else { return addSubview(view) }
