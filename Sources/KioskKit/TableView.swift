@@ -187,8 +187,9 @@ open class TableView: ScrollView {
     private var visibleCellsByPath: [IndexPath: TableViewCell] = [:]
     private var reusePool: [String: [TableViewCell]] = [:]
     private var registeredClasses: [String: TableViewCell.Type] = [:]
-    /// Cells made so far (not reused): what memory the table holds is bounded by this.
-    public private(set) var cellsCreated = 0
+    /// The cells the table holds, on screen and in the reuse pool: its memory is bounded by this, not by
+    /// the number of rows.
+    public var cellCount: Int { visibleCellsByPath.count + reusePool.values.reduce(0) { $0 + $1.count } }
 
     /// Cells of `cellClass` are made for `identifier` when the pool has none.
     public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) {
@@ -204,7 +205,6 @@ open class TableView: ScrollView {
             return cell
         }
         guard let cellClass = registeredClasses[identifier] else { return nil }
-        cellsCreated += 1
         return cellClass.init(style: .default, reuseIdentifier: identifier)
     }
 

@@ -41,11 +41,15 @@ final class Trace: AnimationObserver {
         }
         application.touchDeliveryObserver = { [weak self] touch in self?.record(touch) }
         application.animationObserver = self
+        application.gestureObserver = { [weak self] recognizer in self?.record(recognizer) }
+        application.scrollObserver = { [weak self] scrollView in self?.scrolled(scrollView) }
     }
 
     func stop() {
         observations = []
         application.touchDeliveryObserver = nil
+        application.gestureObserver = nil
+        application.scrollObserver = nil
         if application.animationObserver === self { application.animationObserver = nil }
         if lostLines > 0 { log.error("trace \(path): \(lostLines) line(s) could not be written") }
         close(descriptor)
@@ -87,10 +91,41 @@ final class Trace: AnimationObserver {
         write(line)
     }
 
+    /// `gesture`: a recognizer changed state (kind, its name if it has one, its view, the new state).
+    private func record(_ recognizer: GestureRecognizer) {
+        var line = JSONLine([("event", .string("gesture")), ("kind", .string(recognizer.kind))])
+        if let name = recognizer.name { line.append("name", .string(name)) }
+        line.append("view", recognizer.view.map { .string($0.displayName) } ?? .null)
+        line.append("state", .string(recognizer.state.rawValue))
+        write(line)
+    }
+
+    /// Scroll views whose offset changed since their screen's last frame line, with the offset to write.
+    private var pendingScrolls: [(view: ScrollView, offset: Point)] = []
+
+    private func scrolled(_ scrollView: ScrollView) {
+        if let index = pendingScrolls.firstIndex(where: { $0.view === scrollView }) {
+            pendingScrolls[index].offset = scrollView.contentOffset
+        } else {
+            pendingScrolls.append((scrollView, scrollView.contentOffset))
+        }
+    }
+
     /// A frame of `screen` is on the display (its number counts from 1): `flip` is the vblank it was shown
     /// at (DRM's page-flip event, CLOCK_MONOTONIC seconds), or when the output said it was shown when it
-    /// has no vblank events (`vblankKnown` false: fbdev, headless).
+    /// has no vblank events (`vblankKnown` false: fbdev, headless). Before it, one `scroll` line for each
+    /// scroll view on that screen whose offset changed (the offset that frame shows): at most one per frame
+    /// however many times the offset changed in between.
     func recordFrame(on screen: Screen, number: Int, flip: TimeInterval, vblankKnown: Bool) {
+        pendingScrolls.removeAll { entry in
+            guard entry.view.window?.screen === screen else { return entry.view.window == nil }
+            write(
+                JSONLine([
+                    ("event", .string("scroll")), ("view", .string(entry.view.displayName)),
+                    ("x", .number(entry.offset.x)), ("y", .number(entry.offset.y)), ("frame", .integer(number)),
+                ]))
+            return true
+        }
         write(
             JSONLine([
                 ("event", .string("frame")), ("screen", .string(screen.name)), ("number", .integer(number)),

@@ -3,12 +3,17 @@ import Glibc
 import KioskConfig
 import KioskKit
 
-/// The built-in demo: on the main screen a full-screen window with a title in several scripts, an image
-/// and a button that counts taps; a status bar window at `.statusBar` with the time and the screen's name
-/// and mode; an alert at `.alert`, shown at launch and again on a long press (0.8 s) anywhere on the main
-/// window, dismissed by its button; it fades and scales in and out, and the button shrinks a little while
-/// pressed (`View.animate`: at rest nothing animates, so an idle demo uses no CPU). Every other screen shows
-/// "<no content>" centred on white, as in UIKit's external-display example.
+/// The built-in demo: on the main screen a full-screen window with a title in several scripts, an image,
+/// a button that counts taps and, below them, a list of 1,000 products (a `TableView`: drag and fling it;
+/// a tap on a row opens its detail, whose Back button closes it); a status bar window at `.statusBar` with
+/// the time and the screen's name and mode; an alert at `.alert`, shown at launch and again on a long press
+/// (0.8 s, a `LongPressGestureRecognizer`) anywhere on the main window but the list, dismissed by its
+/// button; it fades and scales in and out, and the button shrinks a little while pressed (`View.animate`:
+/// at rest nothing animates, so an idle demo uses no CPU). Every other screen shows "<no content>" centred
+/// on white, as in UIKit's external-display example.
+///
+/// `[app-settings]`: `title` replaces the title; `list-offset` starts the list scrolled that far (points),
+/// which lets a test render a scrolled list headless and compare it with a display's.
 @MainActor
 public final class DemoApp: ApplicationDelegate {
     private var mainWindow: Window?
@@ -27,8 +32,13 @@ public final class DemoApp: ApplicationDelegate {
     let title: String
     nonisolated static let defaultTitle = "Kiosk · 你好 · مرحبا"
 
+    /// How far the list starts scrolled: `[app-settings] list-offset`.
+    let listOffset: Double
+    private var detailWindow: Window?
+
     public init(configuration: KioskConfiguration = .default) {
         title = configuration.appSettings["title"]?.string ?? Self.defaultTitle
+        listOffset = configuration.appSettings["list-offset"]?.number ?? 0
     }
 
     public func applicationDidFinishLaunching(_ application: Application) {
@@ -41,6 +51,8 @@ public final class DemoApp: ApplicationDelegate {
         content.title.text = title
         content.onTap = { [weak self] in self?.countTap() }
         content.onLongPress = { [weak self] in self?.presentAlert() }
+        content.onSelectProduct = { [weak self] number in self?.showDetail(of: number) }
+        content.initialListOffset = listOffset
         main.rootViewController = content
         counterLabel = content.counter
         main.makeKeyAndVisible()
@@ -109,6 +121,37 @@ public final class DemoApp: ApplicationDelegate {
     public func screenDidDisconnect(_ screen: Screen) {
         // The placeholder goes with its screen; the main window waits for its screen to come back.
         if let window = externalWindows.removeValue(forKey: ObjectIdentifier(screen)) { window.isHidden = true }
+    }
+
+    /// The product's detail, in a full-screen window in front of the main one; Back closes it and takes the
+    /// selection off the row.
+    private func showDetail(of number: Int) {
+        guard let screen = mainWindow?.screen else { return }
+        let window = detailWindow ?? Window(screen: screen)
+        window.identifier = "product-detail"
+        window.backgroundColor = .white
+        window.isOpaque = true
+        for view in window.subviews { view.removeFromSuperview() }
+        let width = window.bounds.width
+        let name = Label(text: DemoProducts.name(number), font: .system(size: 36, weight: .bold))
+        name.frame = Rect(x: 40, y: Self.statusBarHeight + 40, width: max(width - 80, 0), height: 50)
+        name.identifier = "detail-name"
+        let price = Label(text: DemoProducts.price(number), font: .system(size: 24))
+        price.frame = Rect(x: 40, y: Self.statusBarHeight + 100, width: max(width - 80, 0), height: 34)
+        price.textColor = .darkGray
+        let back = Button(title: "Back", frame: Rect(x: 40, y: Self.statusBarHeight + 160, width: 160, height: 56))
+        back.identifier = "detail-back"
+        back.backgroundColor = Color(rgb: 0xE5E5EA)
+        back.cornerRadius = 12
+        back.addAction(for: .touchUpInside) { [weak self] _ in self?.closeDetail() }
+        for view in [name, price, back] as [View] { window.addSubview(view) }
+        window.makeKeyAndVisible()
+        detailWindow = window
+    }
+
+    private func closeDetail() {
+        detailWindow?.isHidden = true
+        (mainWindow?.rootViewController as? DemoContentController)?.deselectProduct()
     }
 
     private func countTap() {
@@ -210,9 +253,14 @@ public final class DemoApp: ApplicationDelegate {
 /// The demo's main content, laid out from its bounds whenever they change (a display that appears late,
 /// a mode change, a rotation), as a UIKit view controller's view would.
 @MainActor
-final class DemoContentController: ViewController {
+final class DemoContentController: ViewController, TableViewDataSource, TableViewDelegate, GestureRecognizerDelegate {
     var onTap: () -> Void = {}
     var onLongPress: () -> Void = {}
+    var onSelectProduct: (Int) -> Void = { _ in }
+    var initialListOffset = 0.0
+    let list = TableView()
+    /// 0.8 s rather than UIKit's 0.5: a kiosk's users are slower to let go of a tap.
+    let longPress = LongPressGestureRecognizer()
     let title = Label(text: DemoApp.defaultTitle, font: .system(size: 40, weight: .bold))
     let subtitle = Label(text: "A UIKit-style window model on DRM/KMS, drawn in software. Touch the button.", font: .system(size: 20))
     let logo = ImageView(image: DemoApp.logo)
@@ -222,7 +270,16 @@ final class DemoContentController: ViewController {
     override func loadView() {
         let root = LayoutView { [weak self] bounds in self?.layout(in: bounds) }
         root.identifier = "content"
-        root.onLongPress = { [weak self] in self?.onLongPress() }
+        longPress.minimumPressDuration = 0.8
+        longPress.name = "show-alert"
+        longPress.delegate = self
+        longPress.addAction { [weak self] press in if press.state == .began { self?.onLongPress() } }
+        root.addGestureRecognizer(longPress)
+        list.identifier = "product-list"
+        list.dataSource = self
+        list.delegate = self
+        list.borderWidth = 1
+        list.borderColor = Color(white: 0.85)
         title.textAlignment = .center
         title.identifier = "title"
         subtitle.numberOfLines = 0
@@ -248,8 +305,33 @@ final class DemoContentController: ViewController {
         }
         counter.textAlignment = .center
         counter.identifier = "counter"
-        for view in [title, subtitle, logo, button, counter] as [View] { root.addSubview(view) }
+        for view in [title, subtitle, logo, button, counter, list] as [View] { root.addSubview(view) }
         view = root
+    }
+
+    // MARK: The product list
+
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { DemoProducts.count }
+
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "product") ?? TableViewCell(style: .value1, reuseIdentifier: "product")
+        let number = indexPath.row + 1
+        cell.textLabel.text = DemoProducts.name(number)
+        cell.detailTextLabel?.text = DemoProducts.price(number)
+        cell.accessoryType = .disclosureIndicator
+        return cell
+    }
+
+    func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) { onSelectProduct(indexPath.row + 1) }
+
+    func deselectProduct() {
+        if let selected = list.indexPathForSelectedRow { list.deselectRow(at: selected, animated: false) }
+    }
+
+    /// The long press is for the background: a finger held on the list is choosing a product.
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool {
+        guard let view = touch.view else { return true }
+        return !view.isDescendant(of: list)
     }
 
     private func layout(in bounds: Rect) {
@@ -259,20 +341,22 @@ final class DemoContentController: ViewController {
         logo.frame = Rect(x: (width / 2 - 48).rounded(), y: 210, width: 96, height: 96)
         button.frame = Rect(x: (width / 2 - 110).rounded(), y: 330, width: 220, height: 64)
         counter.frame = Rect(x: 20, y: 410, width: max(width - 40, 0), height: 30)
+        let listFrame = Rect(x: 20, y: 450, width: max(width - 40, 0), height: max(bounds.height - 460, 0))
+        if list.frame != listFrame {
+            list.frame = listFrame
+            if initialListOffset != 0 {
+                list.layoutIfNeeded()
+                list.contentOffset = Point(x: 0, y: min(max(initialListOffset, 0), list.maximumContentOffset.y))
+                initialListOffset = 0
+            }
+        }
     }
 }
 
-/// A view that hands its layout to a closure and reports a long press: one finger held still (within
-/// 10 points) for 0.8 s, as UIKit's long-press recognizer by default (0.5 s there; a kiosk's users are
-/// slower to let go of a tap).
+/// A view that hands its layout to a closure.
 @MainActor
 final class LayoutView: View {
     let layout: (Rect) -> Void
-    var onLongPress: () -> Void = {}
-    private var pressTimer: DispatchWorkItem?
-    private var pressStart: Point?
-    static let pressDuration: TimeInterval = 0.8
-    static let allowedMovement = 10.0
 
     init(layout: @escaping (Rect) -> Void) {
         self.layout = layout
@@ -280,32 +364,18 @@ final class LayoutView: View {
     }
 
     override func layoutSubviews() { layout(bounds) }
+}
 
-    override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        guard touches.count == 1, let touch = touches.first, pressTimer == nil else { return cancelPress() }
-        pressStart = touch.location(in: self)
-        let timer = DispatchWorkItem { [weak self] in
-            MainActor.assumeIsolated {
-                self?.pressTimer = nil
-                self?.onLongPress()
-            }
-        }
-        pressTimer = timer
-        DispatchQueue.main.asyncAfter(deadline: .now() + Self.pressDuration, execute: timer)
-    }
+/// The demo's products: names and prices made from the row number, the same on every run.
+enum DemoProducts {
+    static let count = 1000
 
-    override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
-        guard let start = pressStart, let touch = touches.first else { return }
-        let point = touch.location(in: self)
-        if hypot(point.x - start.x, point.y - start.y) > Self.allowedMovement { cancelPress() }
-    }
+    static func name(_ number: Int) -> String { "Product \(number)" }
 
-    override func touchesEnded(_ touches: Set<Touch>, with event: Event) { cancelPress() }
-    override func touchesCancelled(_ touches: Set<Touch>, with event: Event) { cancelPress() }
-
-    private func cancelPress() {
-        pressTimer?.cancel()
-        pressTimer = nil
-        pressStart = nil
+    /// Between 1.00 and 100.90, spread over the list.
+    static func price(_ number: Int) -> String {
+        let cents = 100 + (number * 3_701) % 9_990
+        let fraction = cents % 100
+        return "€ \(cents / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }

@@ -358,9 +358,9 @@ struct TableViewTests {
             most = max(most, bed.table.visibleCells.count)
             #expect(bed.table.visibleCells.allSatisfy { $0.frame.intersects(bed.table.bounds) })
         }
-        // Every row was shown with at most 12 cells on screen and 13 ever made.
+        // Every row was shown with at most 12 cells on screen and 13 held in all.
         #expect(most <= 12)
-        #expect(bed.table.cellsCreated <= 13)
+        #expect(bed.table.cellCount <= 13)
         #expect(bed.table.indexPathsForVisibleRows.last == IndexPath(row: 9999, section: 0))
         #expect(bed.table.cellForRow(at: IndexPath(row: 9999, section: 0))?.textLabel.text == "Row 9999")
     }

@@ -24,12 +24,15 @@ def screens_json(guest):
     return json.loads(r.stdout)
 
 
-def reference(screens, size_of=None):
+def reference(screens, size_of=None, config=None):
     """The same kiosk rendered by the headless backend on the host, for `screens` = [(name, "WxH@Hz")]:
-    what the display must show, pixel for pixel."""
+    what the display must show, pixel for pixel; `config` is the text of a config file to run it with."""
     folder = Path(tempfile.mkdtemp(prefix="kiosk-reference-"))
     # Long enough for the demo's alert to have come in (0.25 s from its first frame) on a loaded host.
     args = [str(KIOSK), "run", "--backend", "headless", "--snapshot-dir", str(folder), "--exit-after", "3"]
+    if config is not None:
+        (folder / "kiosk.toml").write_text(config)
+        args += ["--config", str(folder / "kiosk.toml")]
     for name, mode in screens:
         args += ["--headless-screen", f"{name}={mode}"]
     subprocess.run(args, check=True, capture_output=True, timeout=60, env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
