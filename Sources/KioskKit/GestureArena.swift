@@ -60,6 +60,10 @@ final class GestureArena {
         for recognizer in order {
             let theirs = touches.filter { touch in
                 touch.gestureRecognizers.contains { $0 === recognizer } && !recognizer.ignoredTouches.contains(touch)
+                    // Only the touches it saw begin since its reset: a finger that landed while it was done
+                    // is not its to end (as UIKit, which ignores the touches still down at a reset). Sent
+                    // that finger's end, a reset tap failed outside `active` and was never reset again.
+                    && (touch.phase == .began || recognizer.touches.contains(touch))
             }
             for phase in [Touch.Phase.began, .moved, .ended, .cancelled] {
                 // A recognizer that is done (recognized, cancelled, failed) or disabled sees nothing more.
@@ -67,6 +71,10 @@ final class GestureArena {
                 let touches = Set(theirs.filter { $0.phase == phase || (phase == .moved && $0.phase == .stationary) })
                 guard !touches.isEmpty else { continue }
                 if phase == .began {
+                    // A discrete gesture already complete, waiting only for a recognizer it requires to fail
+                    // (the single tap waiting out the double tap), takes no new finger: recognizing must not
+                    // cancel a touch that is no part of it, nor leave that touch's view without it.
+                    if recognizer.pendingState == .ended { continue }
                     if !active.contains(where: { $0 === recognizer }) { active.append(recognizer) }
                     for touch in touches.sorted(by: { $0.sequence < $1.sequence }) { recognizer.track(touch) }
                 }
@@ -76,6 +84,9 @@ final class GestureArena {
                 case .ended: recognizer.touchesEnded(touches, with: event)
                 case .cancelled: recognizer.touchesCancelled(touches, with: event)
                 }
+                // A finger that joins a gesture under way is part of it: its view never gets it (as
+                // `cancelsTouchesInView`: "the touches of that gesture that are pending aren't delivered").
+                if phase == .began, recognizer.state.isRecognizing, recognizer.cancelsTouchesInView { claimTouches(of: recognizer) }
             }
         }
     }
@@ -100,7 +111,11 @@ final class GestureArena {
     /// Whether a recognizer of `touch` still deciding asks to hold back `phase` from the view.
     private func isDelayed(_ touch: Touch, phase: Touch.Phase) -> Bool {
         touch.gestureRecognizers.contains { recognizer in
-            guard recognizer.isEnabled, recognizer.state == .possible, !recognizer.ignoredTouches.contains(touch) else { return false }
+            // Only a recognizer deciding on this very touch holds it back: not one that was reset since (or
+            // never took it), which would hold it until some later gesture of its own.
+            guard recognizer.isEnabled, recognizer.state == .possible, recognizer.touchesSinceReset.contains(touch),
+                !recognizer.ignoredTouches.contains(touch)
+            else { return false }
             switch phase {
             case .began: return recognizer.delaysTouchesBegan
             case .ended: return recognizer.delaysTouchesEnded
@@ -311,7 +326,9 @@ final class GestureArena {
     /// and nothing more; phases held back are dropped.
     private func claimTouches(of recognizer: GestureRecognizer) {
         var cancelled: [Touch] = []
-        for touch in recognizer.touchesSinceReset where !touch.isClaimedByGesture && !touch.viewSawEnd {
+        // Ignored touches stay with their views ("does not cancel ignored touches on the associated view").
+        for touch in recognizer.touchesSinceReset
+        where !touch.isClaimedByGesture && !touch.viewSawEnd && !recognizer.ignoredTouches.contains(touch) {
             touch.isClaimedByGesture = true
             touch.delayedPhases.removeAll()
             if touch.viewSawBegin, !touch.viewSawEnd {
