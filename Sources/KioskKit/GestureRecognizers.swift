@@ -166,6 +166,9 @@ open class PanGestureRecognizer: GestureRecognizer {
         guard determinant != 0 else { return }
         let dx = wanted.x - here.x, dy = wanted.y - here.y
         origin = Point(x: current.x + (dx * d - dy * c) / determinant, y: current.y + (dy * a - dx * b) / determinant)
+        // "Changing the translation value resets the velocity of the pan" (UIKit): the movement so far no
+        // longer counts.
+        if let last = samples.last { samples = [(current, last.time)] }
     }
 
     /// Points per second in `view`'s coordinates, over the last tenth of a second of movement.
@@ -221,21 +224,26 @@ open class PanGestureRecognizer: GestureRecognizer {
             if remaining.count < minimumNumberOfTouches {
                 state = .ended
             } else {
-                // The centroid of the fingers left jumps; the translation does not.
-                let before = centroidOnScreen
-                let after = centroid(of: remaining)
-                if let origin { self.origin = Point(x: origin.x + after.x - before.x, y: origin.y + after.y - before.y) }
+                // The centroid of the fingers left jumps; the translation and the velocity do not.
+                follow(jumpFrom: centroidOnScreen, to: centroid(of: remaining))
             }
         default: break
         }
     }
 
     private func shiftOrigin(joining touches: Set<Touch>) {
-        guard let origin else { return }
         let without = self.touches.filter { !touches.contains($0) }
         guard !without.isEmpty else { return }
-        let before = centroid(of: without), after = centroidOnScreen
-        self.origin = Point(x: origin.x + after.x - before.x, y: origin.y + after.y - before.y)
+        follow(jumpFrom: centroid(of: without), to: centroidOnScreen)
+    }
+
+    /// Moves the origin and the velocity samples with a jump of the centroid (a finger joined or lifted),
+    /// which is no movement: shifting the origin alone kept the translation but counted the jump in the
+    /// velocity.
+    private func follow(jumpFrom before: Point, to after: Point) {
+        let dx = after.x - before.x, dy = after.y - before.y
+        if let origin { self.origin = Point(x: origin.x + dx, y: origin.y + dy) }
+        samples = samples.map { (Point(x: $0.location.x + dx, y: $0.location.y + dy), $0.time) }
     }
 
     override open func reset() {
