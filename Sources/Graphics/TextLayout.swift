@@ -143,6 +143,38 @@ public final class TextLayout {
         g_object_unref(UnsafeMutableRawPointer(layout))
     }
 
+    // MARK: Carets
+
+    /// Where the caret stands before the character at `offset` (UTF-8 bytes into `text`; `text.utf8.count`
+    /// is the end), in the layout's coordinates: a zero-width rectangle as tall as the line. For mixed
+    /// directions it is pango's strong caret (the one for text of the paragraph's direction). Calls
+    /// `pango_layout_get_cursor_pos`.
+    public func caretRect(atUTF8Offset offset: Int) -> Rect {
+        var strong = PangoRectangle()
+        pango_layout_get_cursor_pos(layout, Int32(clamping: min(max(offset, 0), text.utf8.count)), &strong, nil)
+        let scale = Double(PANGO_SCALE)
+        return Rect(x: Double(strong.x) / scale, y: Double(strong.y) / scale, width: 0, height: Double(strong.height) / scale)
+    }
+
+    /// The caret position (UTF-8 offset, always between grapheme clusters) nearest `point` in the layout's
+    /// coordinates: a tap on the right half of a character puts the caret after it. Calls
+    /// `pango_layout_xy_to_index`.
+    public func utf8Offset(nearest point: Point) -> Int {
+        var index: Int32 = 0, trailing: Int32 = 0
+        _ = pango_layout_xy_to_index(layout, Self.pangoUnits(point.x), Self.pangoUnits(point.y), &index, &trailing)
+        // `trailing` counts the characters (code points) of the grapheme the point is in when it is on the
+        // grapheme's trailing half: step over them.
+        let utf8 = Array(text.utf8)
+        var offset = min(max(Int(index), 0), utf8.count)
+        var remaining = Int(trailing)
+        while remaining > 0, offset < utf8.count {
+            offset += 1
+            while offset < utf8.count, utf8[offset] & 0xC0 == 0x80 { offset += 1 }
+            remaining -= 1
+        }
+        return offset
+    }
+
     /// A clip this wide never cuts anything a kiosk shows; finite so cairo's fixed-point math stays exact.
     private static let unboundedClip: Double = 4_194_304  // 2^22, inside cairo's 24.8 fixed-point range
 
@@ -161,15 +193,19 @@ public final class TextLayout {
         case .natural: pangoAlignment = PANGO_ALIGN_LEFT
         case .center: pangoAlignment = PANGO_ALIGN_CENTER
         case .left, .right:
-            let firstLine = pango_layout_get_line_readonly(layout, 0)
-            let rtl =
-                firstLine.map { line in
-                    let direction = pango_layout_line_get_resolved_direction(line)
-                    return direction == PANGO_DIRECTION_RTL || direction == PANGO_DIRECTION_WEAK_RTL
-                } ?? false
-            pangoAlignment = (alignment == .left) != rtl ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
+            pangoAlignment = (alignment == .left) != firstLineIsRightToLeft(layout) ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
         }
         pango_layout_set_alignment(layout, pangoAlignment)
+    }
+
+    /// Whether the first paragraph reads right to left (Arabic, Hebrew): a text field aligns such text to
+    /// the right by default. Calls `pango_layout_line_get_resolved_direction`.
+    public var isRightToLeft: Bool { Self.firstLineIsRightToLeft(layout) }
+
+    private static func firstLineIsRightToLeft(_ layout: OpaquePointer) -> Bool {
+        guard let line = pango_layout_get_line_readonly(layout, 0) else { return false }
+        let direction = pango_layout_line_get_resolved_direction(line)
+        return direction == PANGO_DIRECTION_RTL || direction == PANGO_DIRECTION_WEAK_RTL
     }
 
     /// The union of the logical extents of the first `count` lines (pango units, layout coordinates).

@@ -1,6 +1,6 @@
 import Glibc
 import KioskConfig
-import KioskKit
+@_spi(KioskRuntime) import KioskKit
 
 /// The mouse cursor: a small window above everything (it never takes touches or the key status), shown per
 /// the configuration's `cursor`: `always` while a pointer device exists, `auto` while a pointer moved in the
@@ -70,6 +70,8 @@ public final class Cursor {
         let window = CursorWindow(frame: Rect(x: 0, y: 0, width: Self.size, height: Self.size))
         window.identifier = "cursor"
         window.windowLevel = Self.level
+        // Over the on-screen keyboard too (which is over every app window).
+        window.stackingTier = 2
         window.isUserInteractionEnabled = false
         let ring = RingView(frame: window.bounds)
         ring.isUserInteractionEnabled = false

@@ -58,6 +58,9 @@ public final class Application: Responder {
         set { gestures.observer = newValue }
     }
 
+    /// Told after every edit of a text field (the trace writes its identifier and length, never the text).
+    public var textEditObserver: ((TextField) -> Void)?
+
     /// Told every time a scroll view's content offset changes (the runtime's trace keeps the last one of
     /// each frame).
     public var scrollObserver: ((ScrollView) -> Void)?
@@ -159,8 +162,30 @@ public final class Application: Responder {
     private var shownWindows: [ObjectIdentifier: Window] = [:]
     private var orderCounter: UInt64 = 0
 
-    /// The key window: it receives events without a position. At most one at a time.
+    /// The key window: it receives events without a position (keys) when no first responder has them.
+    /// At most one at a time.
     public private(set) weak var keyWindow: Window?
+
+    /// The one responder, in any window, that key events and typed text reach first (a text field being
+    /// edited); set by `becomeFirstResponder` and `resignFirstResponder`.
+    public internal(set) weak var firstResponder: Responder? {
+        didSet { if firstResponder !== oldValue { firstResponderDidChange(from: oldValue) } }
+    }
+
+    /// Told when the first responder changes (the on-screen keyboard follows it).
+    var firstResponderObservers: [(Responder?, Responder?) -> Void] = []
+
+    /// Non-zero while `becomeFirstResponder` moves the status from one responder to another.
+    var firstResponderSwitches = 0
+
+    private func firstResponderDidChange(from old: Responder?) {
+        for observer in firstResponderObservers { observer(old, firstResponder) }
+        if firstResponderSwitches == 0 { keyboard.update() }
+    }
+
+    /// The on-screen keyboard: it follows the first responder (its mode, layout and whether a hardware
+    /// keyboard is attached are the runtime's to set).
+    public private(set) lazy var keyboard = OnScreenKeyboard(application: self)
 
     /// The sorted window list, kept until the stacking changes (hit testing reads it for every touch).
     private var sortedWindows: [WeakWindow]?
@@ -171,7 +196,9 @@ public final class Application: Responder {
             let windows = sortedWindows.compactMap(\.window)
             if windows.count == sortedWindows.count { return windows }
         }
-        let windows = liveWindows.sorted { ($0.windowLevel, $0.showOrder) < ($1.windowLevel, $1.showOrder) }
+        let windows = liveWindows.sorted {
+            ($0.stackingTier, $0.windowLevel, $0.showOrder) < ($1.stackingTier, $1.windowLevel, $1.showOrder)
+        }
         sortedWindows = windows.map { WeakWindow(window: $0) }
         return windows
     }
@@ -284,11 +311,14 @@ public final class Application: Responder {
     /// that view; events without a position go to the key window, or are dropped with a log line.
     public func sendEvent(_ event: Event) {
         guard event.hasPosition else {
-            guard let keyWindow else {
+            // The first responder's window, in whatever window it is (a text field of a window that is not
+            // key still takes the keys), else the key window.
+            let focused = (firstResponder as? View)?.window ?? (firstResponder as? Window)
+            guard let target = focused ?? keyWindow else {
                 Log.app.notice("dropped \(event.kind) event: there is no key window")
                 return
             }
-            keyWindow.sendEvent(event)
+            target.sendEvent(event)
             return
         }
         var targets: [Window] = []
@@ -337,6 +367,7 @@ public final class Application: Responder {
         touch.window = window
         touch.view = view
         touch.gestureRecognizers = gestures.recognizers(for: touch, hitView: view)
+        endEditingOnTapOutside(window: window, view: view)
         if let lastTap, lastTap.screen === touch.screen,
             touch.timestamp - lastTap.timestamp <= Self.multiTapInterval,
             hypot(touch.locationOnScreen.x - lastTap.location.x, touch.locationOnScreen.y - lastTap.location.y) <= Self.multiTapDistance
@@ -344,6 +375,18 @@ public final class Application: Responder {
             touch.tapCount = lastTap.count + 1
         }
         activeTouches.append(touch)
+    }
+
+    /// A touch that begins outside any text field (and off the keyboard) ends the editing, and so hides the
+    /// on-screen keyboard; one on another text field leaves it to that field.
+    private func endEditingOnTapOutside(window: Window, view: View) {
+        guard let editing = firstResponder as? TextField, !(window is KeyboardWindow) else { return }
+        var current: View? = view
+        while let candidate = current {
+            if candidate is TextField { return }
+            current = candidate.superview
+        }
+        editing.endEditing(false)
     }
 
     private func finish(_ touch: Touch) {

@@ -28,23 +28,42 @@ open class Responder {
     /// Whether this responder accepts keyboard focus; false by default.
     open var canBecomeFirstResponder: Bool { false }
 
-    /// The window whose first responder this can become; views answer their window.
+    /// Whether it lets the focus go when asked; true by default.
+    open var canResignFirstResponder: Bool { true }
+
+    /// The window a view must be in to become first responder (views answer their window).
     var firstResponderWindow: Window? { nil }
 
-    public var isFirstResponder: Bool { firstResponderWindow?.firstResponder === self }
+    /// Whether this is the application's first responder, which key events and typed text reach first.
+    public var isFirstResponder: Bool { Application.shared.firstResponder === self }
 
-    /// Makes this the first responder of its window, so key events reach it first.
+    /// Makes this the application's one first responder (as UIKit): it must accept (`canBecomeFirstResponder`)
+    /// and be in a window, and the current first responder, in whatever window, must let go. The key
+    /// window does not change. Subclasses that override it call `super` and act only when it returns true.
     @discardableResult
     open func becomeFirstResponder() -> Bool {
-        guard canBecomeFirstResponder, let window = firstResponderWindow else { return false }
-        window.firstResponder = self
+        let application = Application.shared
+        if application.firstResponder === self { return true }
+        guard canBecomeFirstResponder, firstResponderWindow != nil else { return false }
+        // From one responder to the next as one change: the keyboard stays up between two text fields.
+        application.firstResponderSwitches += 1
+        defer {
+            application.firstResponderSwitches -= 1
+            application.keyboard.update()
+        }
+        if let current = application.firstResponder {
+            guard current.canResignFirstResponder, current.resignFirstResponder() else { return false }
+        }
+        application.firstResponder = self
         return true
     }
 
+    /// Gives up the first responder status. Subclasses that override it call `super`.
     @discardableResult
     open func resignFirstResponder() -> Bool {
-        guard let window = firstResponderWindow, window.firstResponder === self else { return false }
-        window.firstResponder = nil
+        let application = Application.shared
+        guard application.firstResponder === self else { return false }
+        application.firstResponder = nil
         return true
     }
 }

@@ -277,8 +277,9 @@ open class View: Responder {
     private func windowMayHaveChanged(from oldWindow: Window?) {
         let newWindow = window
         guard newWindow !== oldWindow else { return }
-        if let oldWindow, let responder = oldWindow.firstResponder as? View, responder.isDescendant(of: self) {
-            oldWindow.firstResponder = nil
+        // A first responder that leaves its window (or goes into another) lets the focus go, as UIKit.
+        if oldWindow != nil, let responder = Application.shared.firstResponder as? View, responder.isDescendant(of: self) {
+            if !responder.resignFirstResponder() { Application.shared.firstResponder = nil }
         }
         didMoveToWindow()
         for subview in subviews { subview.windowMayHaveChangedFromAncestor() }
@@ -374,6 +375,21 @@ open class View: Responder {
             if let hit = subview.hitTest(local, with: event) { return hit }
         }
         return self
+    }
+
+    // MARK: Editing
+
+    /// Makes the first responder resign if it is this view or one of its subviews (as
+    /// `UIView.endEditing(_:)`); with `force` it goes even if it would rather not. True when no first
+    /// responder is left in this view's subtree.
+    @discardableResult
+    public func endEditing(_ force: Bool) -> Bool {
+        let application = Application.shared
+        guard let responder = application.firstResponder as? View, responder.isDescendant(of: self) else { return true }
+        if force || responder.canResignFirstResponder {
+            if !responder.resignFirstResponder(), force { application.firstResponder = nil }
+        }
+        return application.firstResponder !== responder
     }
 
     // MARK: Gesture recognizers

@@ -38,8 +38,11 @@ open class Window: View {
     public private(set) var fillsScreen: Bool
     /// Stacking order within a level: bumped every time the window is shown or brought to the front.
     var showOrder: UInt64 = 0
-    /// The responder that gets key events first; nil means the window itself.
-    weak var firstResponder: Responder?
+    /// Above levels: 0 for app windows, 1 for the on-screen keyboard, 2 for the runtime's mouse cursor, so
+    /// the keyboard is in front of every app window whatever its level, and the cursor over the keyboard.
+    @_spi(KioskRuntime) public var stackingTier = 0 {
+        didSet { if stackingTier != oldValue { Application.shared.stackingDidChange() } }
+    }
     /// The key window this one took the key status from; it gets it back when this one hides.
     weak var previousKeyWindow: Window?
 
@@ -174,21 +177,29 @@ open class Window: View {
     // MARK: Events
 
     /// Delivers an event the application routed here: each touch to its gesture recognizers, then to the
-    /// view it belongs to, by phase; presses and other events to the first responder, else the window.
+    /// view it belongs to, by phase; presses and other events to the first responder when it is in this
+    /// window, else the window.
     open func sendEvent(_ event: Event) {
         switch event.kind {
         case .touches:
             // Recognizers first, then the views, as they allow (`GestureArena`).
             Application.shared.gestures.deliver(event, in: self)
         case .presses:
-            let target = firstResponder ?? self
+            let target = focusedResponder ?? self
             let began = event.allPresses.filter { $0.phase == .began }
             let ended = event.allPresses.filter { $0.phase == .ended }
             if !began.isEmpty { target.pressesBegan(began, with: event) }
             if !ended.isEmpty { target.pressesEnded(ended, with: event) }
         case .other:
-            (firstResponder ?? self).handleOther(event)
+            (focusedResponder ?? self).handleOther(event)
         }
+    }
+
+    /// The application's first responder when it is in this window (or is this window).
+    private var focusedResponder: Responder? {
+        guard let responder = Application.shared.firstResponder else { return nil }
+        if responder === self { return responder }
+        return (responder as? View)?.window === self ? responder : nil
     }
 
     // MARK: Coordinates between windows

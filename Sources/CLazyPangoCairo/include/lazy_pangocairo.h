@@ -71,6 +71,7 @@
     F(pango_font_description_set_weight) \
     F(pango_font_map_create_context) \
     F(pango_layout_get_baseline) \
+    F(pango_layout_get_cursor_pos) \
     F(pango_layout_get_extents) \
     F(pango_layout_get_iter) \
     F(pango_layout_get_line_count) \
@@ -87,7 +88,8 @@
     F(pango_layout_set_height) \
     F(pango_layout_set_text) \
     F(pango_layout_set_width) \
-    F(pango_layout_set_wrap)
+    F(pango_layout_set_wrap) \
+    F(pango_layout_xy_to_index)
 
 struct kiosk_lazy_pangocairo {
     KIOSK_LAZY_PANGOCAIRO_FUNCTIONS(KIOSK_LAZY_FIELD)

@@ -1,0 +1,429 @@
+import Geometry
+import Glibc
+
+/// When the on-screen keyboard shows (the config's `keyboard`).
+public enum OnScreenKeyboardMode: String, Sendable, CaseIterable {
+    /// When a text field becomes first responder and no hardware keyboard is attached.
+    case auto
+    /// When a text field becomes first responder, hardware keyboard or not.
+    case always
+    /// Never: text comes from hardware keyboards only.
+    case never
+}
+
+extension Responder {
+    /// Posted before the on-screen keyboard slides in; `userInfo` has the frames and the duration.
+    nonisolated public static let keyboardWillShowNotification = NotificationName("KioskKeyboardWillShowNotification")
+    /// Posted once it is in place.
+    nonisolated public static let keyboardDidShowNotification = NotificationName("KioskKeyboardDidShowNotification")
+    nonisolated public static let keyboardWillHideNotification = NotificationName("KioskKeyboardWillHideNotification")
+    nonisolated public static let keyboardDidHideNotification = NotificationName("KioskKeyboardDidHideNotification")
+    /// The keyboard's frame before the change (a `Rect` in screen coordinates).
+    nonisolated public static let keyboardFrameBeginUserInfoKey = "KioskKeyboardFrameBeginUserInfoKey"
+    /// Its frame after the change (a `Rect` in screen coordinates; below the screen when hiding).
+    nonisolated public static let keyboardFrameEndUserInfoKey = "KioskKeyboardFrameEndUserInfoKey"
+    /// How long it slides (a `TimeInterval`).
+    nonisolated public static let keyboardAnimationDurationUserInfoKey = "KioskKeyboardAnimationDurationUserInfoKey"
+}
+
+/// The keyboard the runtime draws for the first responder (UIKit's keyboard windows): a window on the
+/// first responder's screen that is in front of every app window whatever its level and last in
+/// `Application.windows`; it never becomes key, so showing it changes no key window, and touches on it,
+/// gaps between keys included, never reach the windows behind it. Its keys type into the first responder
+/// (`KeyInput`).
+@MainActor
+public final class OnScreenKeyboard {
+    unowned let application: Application
+
+    public var mode: OnScreenKeyboardMode = .auto { didSet { update() } }
+    public var language: KeyboardLayout.Language = .en {
+        didSet { if language != oldValue, isVisible { rebuildKeys() } }
+    }
+    /// Set by the runtime as keyboards come and go: with one, `auto` does not show the on-screen keyboard.
+    public var hasHardwareKeyboard = false { didSet { if hasHardwareKeyboard != oldValue { update() } } }
+
+    /// The keyboard's window while it exists (shown or sliding out).
+    public private(set) var window: Window?
+    /// Shown or sliding in (false from the moment it starts sliding out).
+    public private(set) var isVisible = false
+
+    /// How long it slides in and out.
+    public static let animationDuration: TimeInterval = 0.25
+
+    init(application: Application) {
+        self.application = application
+    }
+
+    /// The responder it types into: the first responder, if it takes text and is in a window.
+    private var target: (View & KeyInput)? {
+        guard let view = application.firstResponder as? (View & KeyInput), view.window != nil else { return nil }
+        return view
+    }
+
+    /// Shows, re-lays or hides it after the first responder, the mode or the hardware keyboards changed.
+    func update() {
+        guard let target, mode != .never, mode == .always || !hasHardwareKeyboard, let screen = target.window?.screen
+        else {
+            if isVisible { hide() }
+            return
+        }
+        show(on: screen, for: target)
+    }
+
+    // MARK: Showing and hiding
+
+    private var layoutScreen: Screen?
+
+    private func frame(on screen: Screen) -> Rect {
+        let metrics = KeyboardLayout.Metrics(screen: screen.bounds.size)
+        return Rect(x: 0, y: screen.bounds.height - metrics.height, width: screen.bounds.width, height: metrics.height)
+    }
+
+    private func show(on screen: Screen, for target: View & KeyInput) {
+        let window = window ?? makeWindow()
+        let end = frame(on: screen)
+        page = KeyboardLayout.firstPage(for: keyboardType, shifted: false)
+        shift = .off
+        autoCapitalize()
+        if isVisible, layoutScreen === screen, window.frame == end {
+            rebuildKeys()
+            return
+        }
+        let begin = isVisible && layoutScreen === screen ? window.frame : end.offsetBy(dx: 0, dy: end.height)
+        layoutScreen = screen
+        if window.screen !== screen { window.screen = screen }
+        let info: [String: any Sendable] = [
+            Responder.keyboardFrameBeginUserInfoKey: begin, Responder.keyboardFrameEndUserInfoKey: end,
+            Responder.keyboardAnimationDurationUserInfoKey: Self.animationDuration,
+        ]
+        isVisible = true
+        application.notificationCenter.post(name: Responder.keyboardWillShowNotification, object: screen, userInfo: info)
+        View.performWithoutAnimation { window.frame = begin }
+        rebuildKeys()
+        window.isHidden = false
+        View.animate(
+            withDuration: Self.animationDuration, options: [.curveEaseOut, .allowUserInteraction, .beginFromCurrentState],
+            animations: { window.frame = end },
+            completion: { [weak self] finished in
+                guard let self, finished, self.isVisible else { return }
+                self.application.notificationCenter.post(name: Responder.keyboardDidShowNotification, object: screen, userInfo: info)
+            })
+    }
+
+    private func hide() {
+        guard let window, let screen = layoutScreen else { return }
+        isVisible = false
+        let begin = window.frame
+        let end = begin.offsetBy(dx: 0, dy: begin.height)
+        let info: [String: any Sendable] = [
+            Responder.keyboardFrameBeginUserInfoKey: begin, Responder.keyboardFrameEndUserInfoKey: end,
+            Responder.keyboardAnimationDurationUserInfoKey: Self.animationDuration,
+        ]
+        application.notificationCenter.post(name: Responder.keyboardWillHideNotification, object: screen, userInfo: info)
+        View.animate(
+            withDuration: Self.animationDuration, options: [.curveEaseIn, .beginFromCurrentState],
+            animations: { window.frame = end },
+            completion: { [weak self] finished in
+                guard let self, finished, !self.isVisible else { return }
+                window.isHidden = true
+                self.application.notificationCenter.post(name: Responder.keyboardDidHideNotification, object: screen, userInfo: info)
+            })
+    }
+
+    private func makeWindow() -> Window {
+        let window = KeyboardWindow(frame: .zero)
+        window.identifier = "keyboard"
+        self.window = window
+        return window
+    }
+
+    // MARK: Pages, shift and keys
+
+    enum Shift { case off, once, locked }
+
+    private(set) var page: KeyboardLayout.Page = .letters(shifted: false)
+    private(set) var shift = Shift.off
+    private var lastShiftTap: TimeInterval = -.infinity
+
+    private var keyboardType: KeyboardType { (target as? TextField)?.keyboardType ?? .default }
+
+    private var returnTitle: String {
+        switch (target as? TextField)?.returnKeyType ?? .default {
+        case .default: language == .de ? "Eingabe" : "return"
+        case .go: "Go"
+        case .next: language == .de ? "Weiter" : "Next"
+        case .done: language == .de ? "Fertig" : "Done"
+        case .search: language == .de ? "Suchen" : "Search"
+        case .send: language == .de ? "Senden" : "Send"
+        }
+    }
+
+    /// The key views for the current page, laid out for the window's screen.
+    func rebuildKeys() {
+        guard let window, let screen = layoutScreen else { return }
+        for view in window.subviews { view.removeFromSuperview() }
+        let layout = KeyboardLayout(language: language)
+        let metrics = KeyboardLayout.Metrics(screen: screen.bounds.size)
+        for (key, frame) in layout.frames(of: page, for: keyboardType, width: screen.bounds.width, metrics: metrics) {
+            guard key.role != .gap else { continue }
+            let view = KeyView(role: key.role, title: title(of: key.role), keyboard: self, fontSize: metrics.keyHeight)
+            view.frame = frame
+            view.accents = {
+                if case .character(let text) = key.role { return layout.accents(for: text) }
+                return []
+            }()
+            window.addSubview(view)
+        }
+    }
+
+    private func title(of role: KeyboardLayout.Role) -> String {
+        switch role {
+        case .character(let text): text
+        case .shift: shift == .locked ? "⇪" : "⇧"
+        case .backspace: "⌫"
+        case .returnKey: returnTitle
+        case .space: language == .de ? "Leerzeichen" : "space"
+        case .symbols: "123"
+        case .letters: "ABC"
+        case .moreSymbols: "#+="
+        case .gap: ""
+        }
+    }
+
+    /// A key was tapped (or an accent chosen): type into the first responder or change the page.
+    func tapped(_ role: KeyboardLayout.Role) {
+        switch role {
+        case .character(let text):
+            target?.insertText(text)
+            if shift == .once { setShift(.off) }
+            autoCapitalize()
+        case .space:
+            target?.insertText(" ")
+            autoCapitalize()
+        case .backspace:
+            target?.deleteBackward()
+            autoCapitalize()
+        case .returnKey:
+            target?.insertText("\n")
+        case .shift:
+            let now = application.clock.now
+            // A second tap within the multi-tap interval locks the capitals, as UIKit's caps lock.
+            switch shift {
+            case .off: setShift(.once)
+            case .once: setShift(now - lastShiftTap <= Application.multiTapInterval ? .locked : .off)
+            case .locked: setShift(.off)
+            }
+            lastShiftTap = now
+        case .symbols:
+            page = .symbols
+            rebuildKeys()
+        case .moreSymbols:
+            page = .moreSymbols
+            rebuildKeys()
+        case .letters:
+            page = .letters(shifted: shift != .off)
+            rebuildKeys()
+        case .gap:
+            break
+        }
+    }
+
+    private func setShift(_ value: Shift) {
+        let changed = value != shift
+        shift = value
+        if case .letters(let shifted) = page, shifted != (value != .off) || changed {
+            page = .letters(shifted: value != .off)
+            rebuildKeys()
+        }
+    }
+
+    /// Capitals where the field wants them: at the start, after a sentence's end (`.sentences`), after a
+    /// space (`.words`), always (`.allCharacters`).
+    private func autoCapitalize() {
+        guard shift != .locked, case .letters = page, let field = target as? TextField else { return }
+        let before = field.text.prefix(field.caretPosition)
+        let wanted: Bool
+        switch field.autocapitalizationType {
+        case .none: wanted = false
+        case .allCharacters: wanted = true
+        case .words: wanted = before.isEmpty || before.last == " "
+        case .sentences:
+            let trimmed = before.reversed().drop { $0 == " " }
+            wanted = trimmed.isEmpty || (before.last == " " && [".", "!", "?"].contains(trimmed.first!))
+        }
+        if field.keyboardType == .emailAddress, field.autocapitalizationType == .sentences {
+            setShift(.off)
+        } else {
+            setShift(wanted ? .once : .off)
+        }
+    }
+}
+
+/// The keyboard's window: in front of every other window and never key.
+@MainActor
+final class KeyboardWindow: Window {
+    override init(frame: Rect) {
+        super.init(frame: frame)
+        stackingTier = 1
+        backgroundColor = Color(rgb: 0xD1D3D9)
+        isOpaque = true
+    }
+
+    override var canBecomeKey: Bool { false }
+}
+
+/// One key: a rounded cap with its label, darker while pressed. A long press on a letter with accents
+/// shows them above the key; sliding onto one and lifting types it.
+@MainActor
+final class KeyView: View {
+    let role: KeyboardLayout.Role
+    let title: String
+    unowned let keyboard: OnScreenKeyboard
+    let fontSize: Double
+    var accents: [String] = []
+    private var isPressed = false { didSet { if isPressed != oldValue { setNeedsDisplay() } } }
+    private weak var touch: Touch?
+    private var accentTimer: FrameTimer?
+    private var popup: AccentPopup?
+
+    /// How long a letter is held before its accents show (UIKit's long press).
+    static let accentDelay: TimeInterval = 0.5
+
+    init(role: KeyboardLayout.Role, title: String, keyboard: OnScreenKeyboard, fontSize: Double) {
+        self.role = role
+        self.title = title
+        self.keyboard = keyboard
+        self.fontSize = fontSize
+        super.init(frame: .zero)
+        identifier = role.identifier
+    }
+
+    private var isFunctionKey: Bool {
+        switch role {
+        case .character, .space: false
+        default: true
+        }
+    }
+
+    override func draw(_ rect: Rect) {
+        guard let context = DrawingContext.current else { return }
+        let face: Color =
+            isFunctionKey
+            ? (isPressed ? .white : Color(rgb: 0xABB0BC))
+            : (isPressed ? Color(rgb: 0xBFC3CC) : .white)
+        // A darker edge under the cap, as a key's shadow.
+        context.fillRoundedRect(bounds, radius: 5, color: Color(rgb: 0x898A8D))
+        context.fillRoundedRect(
+            Rect(x: bounds.minX, y: bounds.minY, width: bounds.width, height: bounds.height - 1), radius: 5, color: face)
+        let size: Double
+        switch role {
+        case .character: size = (fontSize * 0.45).rounded()
+        case .shift, .backspace: size = (fontSize * 0.4).rounded()
+        default: size = (fontSize * 0.3).rounded()
+        }
+        let label = TextLayout(
+            text: title, font: .system(size: size), color: .black, alignment: .center, lineBreakMode: .clipping, width: nil, maxLines: 1)
+        context.draw(
+            label, at: Point(x: (bounds.midX - label.size.width / 2).rounded(), y: (bounds.midY - label.size.height / 2).rounded()))
+    }
+
+    override func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        guard touch == nil, let first = touches.first else { return }
+        touch = first
+        isPressed = true
+        guard !accents.isEmpty else { return }
+        let clock = Application.shared.clock
+        accentTimer = clock.schedule(at: first.timestamp + Self.accentDelay) { [weak self] in self?.showAccents() }
+    }
+
+    override func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        guard let touch, touches.contains(touch), let popup else { return }
+        popup.select(at: touch.location(in: popup))
+    }
+
+    override func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        guard let touch, touches.contains(touch) else { return }
+        let chosen = popup?.selected
+        let inside = bounds.contains(touch.location(in: self))
+        finish()
+        if let chosen {
+            keyboard.tapped(.character(chosen))
+        } else if inside {
+            keyboard.tapped(role)
+        }
+    }
+
+    override func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        guard let touch, touches.contains(touch) else { return }
+        finish()
+    }
+
+    private func finish() {
+        touch = nil
+        isPressed = false
+        accentTimer?.cancel()
+        accentTimer = nil
+        popup?.removeFromSuperview()
+        popup = nil
+    }
+
+    private func showAccents() {
+        accentTimer = nil
+        guard touch != nil, let window else { return }
+        let popup = AccentPopup(accents: accents, keySize: bounds.size, fontSize: fontSize)
+        // Above the key, kept on the screen; it may stand above the keyboard's window (views draw outside
+        // their window; the touch stays with the key).
+        let keyFrame = convert(bounds, to: window)
+        var x = keyFrame.minX
+        x = min(max(x, 0), max(window.bounds.width - popup.bounds.width, 0))
+        popup.frame = Rect(x: x, y: keyFrame.minY - popup.bounds.height - 4, width: popup.bounds.width, height: popup.bounds.height)
+        window.addSubview(popup)
+        self.popup = popup
+        if let touch { popup.select(at: touch.location(in: popup)) }
+    }
+}
+
+/// The accents of a held letter, one cell each; the one under the finger is highlighted.
+@MainActor
+final class AccentPopup: View {
+    let accents: [String]
+    let cellWidth: Double
+    let fontSize: Double
+    private(set) var selectedIndex: Int? { didSet { if selectedIndex != oldValue { setNeedsDisplay() } } }
+
+    var selected: String? { selectedIndex.map { accents[$0] } }
+
+    init(accents: [String], keySize: Size, fontSize: Double) {
+        self.accents = accents
+        cellWidth = keySize.width
+        self.fontSize = fontSize
+        super.init(frame: Rect(x: 0, y: 0, width: keySize.width * Double(accents.count) + 8, height: keySize.height + 8))
+        identifier = "accents"
+        isUserInteractionEnabled = false
+        selectedIndex = 0
+    }
+
+    func select(at point: Point) {
+        guard point.y > -bounds.height, point.y < bounds.height * 2 else {
+            selectedIndex = nil
+            return
+        }
+        let index = Int(((point.x - 4) / cellWidth).rounded(.down))
+        selectedIndex = min(max(index, 0), accents.count - 1)
+    }
+
+    override func draw(_ rect: Rect) {
+        guard let context = DrawingContext.current else { return }
+        context.fillRoundedRect(bounds, radius: 8, color: Color(rgb: 0x898A8D))
+        context.fillRoundedRect(bounds.insetBy(dx: 1, dy: 1), radius: 7, color: .white)
+        for (index, accent) in accents.enumerated() {
+            let cell = Rect(x: bounds.minX + 4 + Double(index) * cellWidth, y: bounds.minY + 4, width: cellWidth, height: bounds.height - 8)
+            if index == selectedIndex { context.fillRoundedRect(cell, radius: 5, color: Color(red: 0, green: 122.0 / 255, blue: 1)) }
+            let label = TextLayout(
+                text: accent, font: .system(size: (fontSize * 0.45).rounded()), color: index == selectedIndex ? .white : .black,
+                alignment: .center, lineBreakMode: .clipping, width: nil, maxLines: 1)
+            context.draw(
+                label, at: Point(x: (cell.midX - label.size.width / 2).rounded(), y: (cell.midY - label.size.height / 2).rounded()))
+        }
+    }
+}

@@ -1,0 +1,478 @@
+import Glibc
+import Testing
+
+@testable import KioskKit
+
+/// A screen of a given size on a manual clock, with touches and key presses sent through
+/// `Application.sendEvent` as a kiosk's input backend sends them.
+@MainActor
+final class TextBed {
+    let bed: TestBed
+    let clock = ManualClock(now: 10)
+    /// A compositor on an output that shows each frame at once: the keyboard's slide runs on its frames.
+    let output = TestOutput(bufferCount: 1)
+    let compositor: Compositor
+    var app: Application { bed.app }
+    private(set) var notes: [String] = []
+    private var observations: [NotificationObservation] = []
+
+    init(width: Int = 320, height: Int = 568) {
+        bed = TestBed(screens: [])
+        bed.app.clock = clock
+        bed.backend.connect("DSI-1", modes: [Screen.Mode(width: width, height: height, refreshRate: 60)])
+        compositor = Compositor(output: output, application: bed.app)
+        output.compositor = compositor
+        for name in [
+            Responder.keyboardWillShowNotification, Responder.keyboardDidShowNotification,
+            Responder.keyboardWillHideNotification, Responder.keyboardDidHideNotification,
+        ] {
+            observations.append(
+                bed.center.addObserver(forName: name) { [weak self] note in
+                    let end = note.userInfo[Responder.keyboardFrameEndUserInfoKey] as? Rect
+                    self?.notes.append(
+                        "\(note.name.rawValue.replacingOccurrences(of: "KioskKeyboard", with: "")) \(end.map { "\($0)" } ?? "?")")
+                })
+        }
+    }
+
+    func takeNotes() -> [String] {
+        defer { notes = [] }
+        return notes
+    }
+
+    /// Lets the keyboard's slide (and anything else on the clock) finish.
+    func settle() { clock.advance(by: 1) }
+
+    var keyboardWindow: Window? { app.keyboard.window }
+
+    /// The key with `identifier` on the keyboard (nil when it has none).
+    func key(_ identifier: String) -> View? {
+        keyboardWindow?.subviews.first { $0.identifier == identifier }
+    }
+
+    /// Taps the centre of `view` (down, 60 ms, up), as a finger would.
+    func tap(_ view: View, hold: TimeInterval = 0.06) {
+        let window = view.window!
+        let center = window.convert(view.convert(Point(x: view.bounds.midX, y: view.bounds.midY), to: nil), to: nil as Window?)
+        tap(at: center, hold: hold)
+    }
+
+    func tap(at point: Point, hold: TimeInterval = 0.06) {
+        clock.advance(by: 0.1)
+        let touch = Touch(screen: Screen.main, location: point, timestamp: clock.now)
+        app.sendEvent(Event(touches: [touch], timestamp: clock.now))
+        clock.advance(by: hold)
+        touch.update(phase: .ended, location: point, timestamp: clock.now)
+        app.sendEvent(Event(touches: [touch], timestamp: clock.now))
+    }
+
+    /// Taps the keys named, in order (`"key.a"`), each found on the page showing when its turn comes.
+    func tapKeys(_ identifiers: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        for identifier in identifiers {
+            guard let key = key(identifier) else {
+                Issue.record(
+                    "no key \(identifier) on the keyboard: \(keyboardWindow?.subviews.compactMap(\.identifier) ?? [])",
+                    sourceLocation: sourceLocation)
+                return
+            }
+            tap(key)
+        }
+    }
+
+    /// A full-screen key window holding one text field at `frame` (width 280 unless given).
+    func field(_ frame: Rect = Rect(x: 20, y: 20, width: 280, height: 44)) -> TextField {
+        let window = Window(screen: Screen.main)
+        window.makeKeyAndVisible()
+        let field = TextField(frame: frame)
+        window.addSubview(field)
+        return field
+    }
+
+    /// Taps `field` and lets the keyboard come.
+    func focus(_ field: TextField) {
+        tap(field)
+        settle()
+    }
+
+    /// A hardware key: its keysym and the text it types, pressed and released.
+    func press(_ keysym: UInt32, _ text: String = "") {
+        clock.advance(by: 0.05)
+        app.sendEvent(Event(presses: [Press(phase: .began, keysym: keysym, text: text, timestamp: clock.now)], timestamp: clock.now))
+        app.sendEvent(Event(presses: [Press(phase: .ended, keysym: keysym, text: "", timestamp: clock.now)], timestamp: clock.now))
+    }
+}
+
+@MainActor
+struct TextInputTests {
+    /// Reference 002's AppDelegate, replayed: a full-screen window, a normal-level window with a text field
+    /// and a tap recognizer, a window covering the status bar (statusBar + 1), an alert-level window with a
+    /// text field, made key last; then the keyboard.
+    @Test func theReferenceExperimentReplayed() {
+        let text = TextBed()
+        let bed = text.bed
+        var taps = 0
+        let window = Window(frame: Screen.main.bounds)
+        window.identifier = "window"
+        window.backgroundColor = .yellow
+        window.rootViewController = ViewController()
+        window.makeKeyAndVisible()
+        let normalWindow = Window(frame: Screen.main.bounds)
+        normalWindow.identifier = "normalWindow"
+        normalWindow.windowLevel = .normal
+        normalWindow.rootViewController = ViewController()
+        normalWindow.makeKeyAndVisible()
+        let tf = TextField(frame: Rect(x: 10, y: 64, width: 100, height: 20))
+        tf.identifier = "tf"
+        normalWindow.addSubview(tf)
+        normalWindow.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        let cover = Window(frame: Rect(x: 0, y: 0, width: Screen.main.bounds.width, height: 20))
+        cover.identifier = "coverStatusBarWindow"
+        cover.windowLevel = .statusBar + 1
+        cover.rootViewController = ViewController()
+        cover.makeKeyAndVisible()
+        cover.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        let alert = Window(frame: Rect(x: 50, y: 150, width: 200, height: 250))
+        alert.identifier = "alertLevelWindow"
+        alert.rootViewController = ViewController()
+        alert.windowLevel = .alert
+        alert.makeKeyAndVisible()
+        let tf1 = TextField(frame: Rect(x: 10, y: 64, width: 100, height: 20))
+        tf1.identifier = "tf1"
+        alert.addSubview(tf1)
+        alert.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        #expect(bed.app.keyWindow === alert)
+        #expect(bed.app.windows.map(\.displayName) == ["window", "normalWindow", "coverStatusBarWindow", "alertLevelWindow"])
+        _ = bed.takeLog()
+
+        // A tap on the alert window's field: it becomes first responder and the keyboard comes.
+        text.tap(tf1)
+        #expect(tf1.isFirstResponder && tf1.isEditing)
+        // The window's single-tap recognizer did not take the field's tap (controls keep their own).
+        #expect(taps == 0)
+        text.settle()
+        let keyboard = try! #require(text.keyboardWindow)
+        #expect(text.takeNotes() == ["WillShowNotification ((0, 346), 320x222)", "DidShowNotification ((0, 346), 320x222)"])
+        // Last in the window list, in front of the alert-level window; never key; the key window unchanged.
+        #expect(bed.app.windows.last === keyboard)
+        #expect(bed.app.windows.map(\.displayName).suffix(2) == ["alertLevelWindow", "keyboard"])
+        #expect(bed.app.keyWindow === alert && !keyboard.isKeyWindow)
+        #expect(bed.takeLog() == ["window.visible keyboard"])
+        // Typing by tapping keys lands in the alert window's field.
+        text.tapKeys(["key.H", "key.i"])
+        #expect(tf1.text == "Hi")
+        // Then a tap on the normal window's field (not key) moves the typing there; the keyboard stays.
+        text.tap(tf)
+        #expect(tf.isFirstResponder && !tf1.isFirstResponder)
+        text.tapKeys(["key.O", "key.k"])
+        #expect(tf.text == "Ok" && tf1.text == "Hi")
+        #expect(bed.app.keyWindow === alert)
+        text.settle()
+        #expect(text.takeNotes().isEmpty)
+        // A tap outside any text field ends the editing and the keyboard goes; a tap on a key first does not.
+        text.tap(at: Point(x: 300, y: 100))
+        #expect(!tf.isFirstResponder)
+        text.settle()
+        #expect(text.takeNotes() == ["WillHideNotification ((0, 568), 320x222)", "DidHideNotification ((0, 568), 320x222)"])
+        #expect(keyboard.isHidden)
+        #expect(taps == 1)
+    }
+
+    @Test func touchesOnTheKeyboardNeverFallThroughEvenBetweenKeys() {
+        let text = TextBed()
+        let window = Window(screen: Screen.main)
+        var behind = 0
+        window.addGestureRecognizer(TapGestureRecognizer { _ in behind += 1 })
+        window.makeKeyAndVisible()
+        let field = TextField(frame: Rect(x: 10, y: 40, width: 300, height: 40))
+        window.addSubview(field)
+        text.tap(field)
+        text.settle()
+        let keyboard = try! #require(text.keyboardWindow)
+        // Between "q" and "w" (the gap) and at the keyboard's left edge.
+        let q = try! #require(text.key("key.Q")), w = try! #require(text.key("key.W"))
+        let gap = Point(x: (q.frame.maxX + w.frame.minX) / 2, y: keyboard.frame.minY + q.frame.midY)
+        #expect(w.frame.minX > q.frame.maxX)
+        let hit = text.app.hitTest(gap, on: Screen.main)
+        #expect(hit?.0 === keyboard)
+        text.tap(at: gap)
+        text.tap(at: Point(x: 1, y: keyboard.frame.maxY - 2))
+        #expect(behind == 0 && field.isFirstResponder && field.text.isEmpty)
+    }
+
+    @Test func typingGrüße123OnTheGermanLayoutByTaps() {
+        let text = TextBed(width: 800, height: 480)
+        text.app.keyboard.language = .de
+        let field = text.field(Rect(x: 20, y: 20, width: 400, height: 44))
+        text.focus(field)
+        // The field starts a sentence: the letters page is shifted for the first letter only.
+        text.tapKeys(["key.G", "key.r", "key.ü"])
+        // ß is a long press on s: the accents show after 0.5 s; lifting on the first types it.
+        let s = try! #require(text.key("key.s"))
+        text.tap(s, hold: 0.7)
+        text.tapKeys(["key.e", "key.space", "key.symbols", "key.1", "key.2", "key.3"])
+        #expect(field.text == "Grüße 123")
+        #expect(field.caretPosition == 9)
+        // The number page of the German layout has the euro, and Backspace takes one character.
+        #expect(text.key("key.€") != nil)
+        text.tapKeys(["key.backspace"])
+        #expect(field.text == "Grüße 12")
+    }
+
+    @Test func theSameThroughAHardwareKeyboard() {
+        let text = TextBed()
+        text.app.keyboard.hasHardwareKeyboard = true
+        let field = text.field()
+        text.focus(field)
+        // auto: with a hardware keyboard the on-screen one does not show.
+        #expect(text.keyboardWindow == nil && text.takeNotes().isEmpty)
+        for (keysym, typed) in [
+            (0x47, "G"), (0x72, "r"), (0xfc, "ü"), (0xdf, "ß"), (0x65, "e"), (0x20, " "), (0x31, "1"), (0x32, "2"), (0x33, "3"),
+        ] {
+            text.press(UInt32(keysym), typed)
+        }
+        #expect(field.text == "Grüße 123")
+        // Arrows, Home, End and Delete move and edit by character.
+        text.press(KeySym.home)
+        text.press(KeySym.right)
+        text.press(KeySym.delete)
+        #expect(field.text == "Güße 123" && field.caretPosition == 1)
+        text.press(KeySym.end)
+        text.press(KeySym.backSpace)
+        #expect(field.text == "Güße 12" && field.caretPosition == 7)
+        // A key with no text and no editing role goes up the responder chain (nothing typed).
+        text.press(0xffbe)
+        #expect(field.text == "Güße 12")
+    }
+
+    @Test func backspaceTakesAWholeGraphemeCluster() {
+        let text = TextBed()
+        let field = text.field()
+        #expect(field.becomeFirstResponder())
+        // e + combining acute: one character, the caret after it.
+        field.insertText("Cafe")
+        field.insertText("\u{301}")
+        #expect(field.text == "Cafe\u{301}" && field.text.count == 4 && field.caretPosition == 4)
+        field.deleteBackward()
+        #expect(field.text == "Caf")
+        // A flag (two regional indicators) and a family emoji (a ZWJ sequence) are one character each.
+        field.insertText("🇩🇪👨‍👩‍👧")
+        #expect(field.caretPosition == 5)
+        field.deleteBackward()
+        #expect(field.text == "Caf🇩🇪")
+        field.deleteBackward()
+        #expect(field.text == "Caf")
+    }
+
+    @Test func theDelegateAndTheControlEventsSeeEveryEdit() {
+        final class Delegate: TextFieldDelegate {
+            var log: [String] = []
+            func textFieldShouldBeginEditing(_ textField: TextField) -> Bool {
+                log.append("shouldBegin")
+                return true
+            }
+            func textFieldDidBeginEditing(_ textField: TextField) { log.append("didBegin") }
+            func textFieldDidEndEditing(_ textField: TextField) { log.append("didEnd") }
+            func textField(_ textField: TextField, shouldChangeCharactersIn range: Range<String.Index>, replacementString string: String)
+                -> Bool
+            {
+                let offset = textField.text.distance(from: textField.text.startIndex, to: range.lowerBound)
+                log.append("change \(offset)+\(textField.text[range].count) \"\(string)\"")
+                // Digits only.
+                return string.allSatisfy(\.isNumber)
+            }
+            func textFieldShouldReturn(_ textField: TextField) -> Bool {
+                log.append("return")
+                return true
+            }
+        }
+        let text = TextBed()
+        let window = Window(screen: Screen.main)
+        window.makeKeyAndVisible()
+        let field = TextField(frame: Rect(x: 20, y: 20, width: 280, height: 44))
+        field.keyboardType = .numberPad
+        let delegate = Delegate()
+        field.delegate = delegate
+        var events: [String] = []
+        field.addAction(for: .editingDidBegin) { _ in events.append("editingDidBegin") }
+        field.addAction(for: .editingChanged) { _ in events.append("editingChanged") }
+        field.addAction(for: .editingDidEnd) { _ in events.append("editingDidEnd") }
+        field.addAction(for: .editingDidEndOnExit) { _ in events.append("editingDidEndOnExit") }
+        window.addSubview(field)
+        text.tap(field)
+        text.settle()
+        // The number pad: digits and Backspace, no letters.
+        #expect(text.key("key.7") != nil && text.key("key.a") == nil && text.key("key.return") == nil)
+        text.tapKeys(["key.4", "key.2"])
+        text.press(0x78, "x")
+        text.press(KeySym.returnKey)
+        #expect(field.text == "42")
+        #expect(
+            delegate.log == ["shouldBegin", "didBegin", "change 0+0 \"4\"", "change 1+0 \"2\"", "change 2+0 \"x\"", "return", "didEnd"])
+        #expect(events == ["editingDidBegin", "editingChanged", "editingChanged", "editingDidEndOnExit", "editingDidEnd"])
+        #expect(!field.isFirstResponder)
+    }
+
+    @Test func returnWithNextMovesToTheNextField() {
+        let text = TextBed()
+        let window = Window(screen: Screen.main)
+        window.makeKeyAndVisible()
+        let name = TextField(frame: Rect(x: 20, y: 20, width: 280, height: 44))
+        let pin = TextField(frame: Rect(x: 20, y: 80, width: 280, height: 44))
+        name.returnKeyType = .next
+        window.addSubview(pin)
+        window.addSubview(name)
+        text.tap(name)
+        text.settle()
+        #expect(text.key("key.return") != nil)
+        text.tapKeys(["key.return"])
+        #expect(pin.isFirstResponder)
+        // The keyboard stayed (no hide and show between two fields).
+        text.settle()
+        #expect(text.takeNotes() == ["WillShowNotification ((0, 346), 320x222)", "DidShowNotification ((0, 346), 320x222)"])
+    }
+
+    @Test func theCaretBlinksOnlyWhileEditing() {
+        let text = TextBed()
+        let field = text.field()
+        #expect(text.clock.pendingTimers.isEmpty)
+        field.becomeFirstResponder()
+        let caret = try! #require(field.subviews.first { $0.identifier == "caret" })
+        #expect(!caret.isHidden)
+        text.clock.advance(by: 0.5)
+        #expect(caret.isHidden)
+        text.clock.advance(by: 0.5)
+        #expect(!caret.isHidden)
+        // Typing keeps it steady for another half second.
+        text.clock.advance(by: 0.4)
+        field.insertText("a")
+        text.clock.advance(by: 0.3)
+        #expect(!caret.isHidden)
+        field.resignFirstResponder()
+        text.settle()
+        #expect(caret.isHidden)
+        // No timer once editing ended (the keyboard's slide is over too).
+        text.clock.advance(by: 2)
+        #expect(text.clock.pendingTimers.isEmpty)
+    }
+
+    @Test func aTapPutsTheCaretWhereTheFingerIs() {
+        let text = TextBed()
+        let window = Window(screen: Screen.main)
+        window.makeKeyAndVisible()
+        let field = TextField(frame: Rect(x: 20, y: 20, width: 280, height: 44))
+        field.text = "abcdef"
+        window.addSubview(field)
+        text.tap(field)
+        // The right half of the field is past the text's end.
+        #expect(field.caretPosition == 6)
+        let c = field.caretRect
+        text.tap(at: Point(x: 20 + TextField.padding + 1, y: 40))
+        #expect(field.caretPosition == 0)
+        #expect(field.caretRect.minX < c.minX)
+    }
+
+    @Test func keyboardGeometryFollowsTheScreen() {
+        for (width, height, keyHeight) in [
+            (800.0, 480.0, 44.0), (1280, 800, 68), (480, 800, 68), (1920, 1080, 92), (3840, 2160, 96), (2160, 3840, 96),
+        ] {
+            let metrics = KeyboardLayout.Metrics(screen: Size(width: width, height: height))
+            #expect(metrics.keyHeight == keyHeight, "\(width)x\(height)")
+            let layout = KeyboardLayout(language: .de)
+            for page in [KeyboardLayout.Page.letters(shifted: false), .symbols, .moreSymbols, .numberPad] {
+                let frames = layout.frames(of: page, for: .default, width: width, metrics: metrics)
+                // Inside the keyboard, none overlapping, and at least as big as a fingertip (44 points).
+                #expect(frames.allSatisfy { $0.frame.minX >= 0 && $0.frame.maxX <= width && $0.frame.maxY <= metrics.height })
+                #expect(frames.allSatisfy { $0.frame.width >= 30 && $0.frame.height >= 44 }, "\(width)x\(height) \(page)")
+                for (i, a) in frames.enumerated() {
+                    for b in frames[(i + 1)...] { #expect(!a.frame.intersects(b.frame) || a.frame.intersection(b.frame).isEmpty) }
+                }
+            }
+        }
+    }
+
+    @Test func layoutsAsTables() {
+        let en = KeyboardLayout(language: .en), de = KeyboardLayout(language: .de)
+        func ids(_ layout: KeyboardLayout, _ page: KeyboardLayout.Page, _ type: KeyboardType = .default) -> [String] {
+            layout.rows(of: page, for: type).map {
+                $0.map { $0.role.identifier.replacingOccurrences(of: "key.", with: "") }.joined(separator: " ")
+            }
+        }
+        #expect(
+            ids(en, .letters(shifted: false)) == [
+                "q w e r t y u i o p", "a s d f g h j k l", "shift z x c v b n m backspace", "symbols space return",
+            ])
+        #expect(
+            ids(de, .letters(shifted: true)) == [
+                "Q W E R T Z U I O P Ü", "A S D F G H J K L Ö Ä", "shift Y X C V B N M backspace", "symbols space return",
+            ])
+        #expect(ids(en, .letters(shifted: false), .emailAddress).last == "symbols @ space . return")
+        #expect(ids(de, .symbols)[1] == "- / : ; ( ) € & @ \"")
+        #expect(ids(en, .numberPad) == ["1 2 3", "4 5 6", "7 8 9", "gap 0 backspace"])
+        #expect(ids(de, .decimalPad).last == ", 0 backspace")
+        #expect(de.accents(for: "s").first == "ß" && en.accents(for: "E") == ["È", "É", "Ê", "Ë", "Ē", "Ė", "Ę"])
+    }
+}
+
+@MainActor
+struct TextInputGoldenTests {
+    /// The screen with a text field focused and the keyboard up on `page`.
+    private func keyboardImage(
+        width: Int, height: Int, language: KeyboardLayout.Language, type: KeyboardType = .default, symbols: Bool = false
+    ) -> Bitmap {
+        let text = TextBed(width: width, height: height)
+        text.app.keyboard.language = language
+        let window = Window(screen: Screen.main)
+        window.backgroundColor = Color(rgb: 0xF2F2F7)
+        window.isOpaque = true
+        window.makeKeyAndVisible()
+        let field = TextField(frame: Rect(x: 20, y: 20, width: 300, height: 44))
+        field.keyboardType = type
+        field.autocapitalizationType = .none
+        window.addSubview(field)
+        text.tap(field)
+        text.settle()
+        if symbols { text.tapKeys(["key.symbols"]) }
+        // Past the caret's blink: it shows (a whole number of periods since the last edit).
+        text.clock.advance(by: 1)
+        text.compositor.composePendingFrames()
+        return text.output.lastFrame[Screen.main.name]!
+    }
+
+    @Test(arguments: [(800, 480, "landscape"), (480, 800, "portrait")])
+    func keyboards(width: Int, height: Int, name: String) throws {
+        try expectGolden(keyboardImage(width: width, height: height, language: .en), named: "keyboard-en-\(name)")
+        try expectGolden(keyboardImage(width: width, height: height, language: .de), named: "keyboard-de-\(name)")
+        try expectGolden(keyboardImage(width: width, height: height, language: .en, symbols: true), named: "keyboard-symbols-\(name)")
+        try expectGolden(
+            keyboardImage(width: width, height: height, language: .de, type: .decimalPad), named: "keyboard-decimalpad-\(name)")
+    }
+
+    @Test func textFieldsInThreeScriptsWithTheCaret() throws {
+        let text = TextBed(width: 400, height: 280)
+        text.app.keyboard.mode = .never
+        let window = Window(screen: Screen.main)
+        window.backgroundColor = .white
+        window.isOpaque = true
+        window.makeKeyAndVisible()
+        var fields: [TextField] = []
+        for (index, value) in ["Grüße, Zoë", "你好，世界", "مرحبا بالعالم", "2468"].enumerated() {
+            let field = TextField(frame: Rect(x: 20, y: 20 + Double(index) * 60, width: 360, height: 44))
+            field.text = value
+            field.isSecureTextEntry = index == 3
+            field.borderStyle = index == 1 ? .line : .roundedRect
+            field.clearButtonMode = index == 0 ? .whileEditing : .never
+            window.addSubview(field)
+            fields.append(field)
+        }
+        // The Latin field is being edited, its caret after "Grüße".
+        fields[0].becomeFirstResponder()
+        fields[0].caretPosition = 5
+        // The Arabic text is right to left: right-aligned (its end, where the caret is after setting the
+        // text, is the text's left edge, in the right half), and its start on the right.
+        let end = fields[2].caretRect.minX
+        fields[2].caretPosition = 0
+        #expect(end > 180 && fields[2].caretRect.minX == 360 - TextField.padding)
+        text.compositor.composePendingFrames()
+        try expectGolden(text.output.lastFrame[Screen.main.name]!, named: "text-fields")
+    }
+}
