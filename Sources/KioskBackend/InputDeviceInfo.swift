@@ -48,6 +48,15 @@ public struct InputDeviceInfo: Hashable, Sendable, CustomStringConvertible {
         self.paths = paths
     }
 
+    /// A keyboard one can type with: udev's `ID_INPUT_KEYBOARD` (letter keys), not just any device with
+    /// keys (a power button, a remote's volume keys are `ID_INPUT_KEY` only). Without udev's properties
+    /// (tests), the keyboard capability.
+    public var isTypingKeyboard: Bool {
+        guard capabilities.contains(.keyboard) else { return false }
+        guard !udevProperties.isEmpty else { return true }
+        return udevProperties["ID_INPUT_KEYBOARD"] == "1"
+    }
+
     /// Built into the device (not plugged in): udev's `ID_INTEGRATION=internal`, else a bus that is not
     /// USB or Bluetooth (I2C, SPI, platform devices are panels' digitizers).
     public var isIntegrated: Bool {

@@ -90,6 +90,7 @@ public final class InputRouter {
         devices[device] = state
         if device.capabilities.contains(.touch) { applyCalibration(to: device) }
         if device.capabilities.contains(.pointer) { cursor.hasPointerDevice = true }
+        updateHardwareKeyboard()
         // Notice, not info: which screen a device drives is the first thing to check when touch misbehaves.
         log.notice("added \(line)")
     }
@@ -103,7 +104,13 @@ public final class InputRouter {
         }
         devices[device] = nil
         cursor.hasPointerDevice = devices.keys.contains { $0.capabilities.contains(.pointer) }
+        updateHardwareKeyboard()
         log.notice("removed \(device.sysname) \"\(device.name)\"")
+    }
+
+    /// With a typing keyboard attached, the on-screen keyboard (in `auto`) stays away.
+    private func updateHardwareKeyboard() {
+        application.keyboard.hasHardwareKeyboard = devices.keys.contains(where: \.isTypingKeyboard)
     }
 
     /// The session went away: every touch in progress is cancelled.

@@ -105,6 +105,13 @@ extension KioskConfiguration {
         choice(
             "cursor", flag: "--cursor", \.cursor,
             help: "The mouse cursor: auto (while a pointer moves), hidden or always; default: auto.", reload: .live),
+        choice(
+            "keyboard", flag: "--keyboard", \.keyboard,
+            help: "The on-screen keyboard for text fields: auto (when no hardware keyboard is attached), always or never; default: auto.",
+            reload: .live),
+        choice(
+            "keyboard-layout", flag: "--keyboard-layout", \.keyboardLayout,
+            help: "The on-screen keyboard's layout: en (QWERTY) or de (QWERTZ with umlauts); default: en.", reload: .live),
         Setting(
             key: "hotplug-debounce-ms", fileForm: .integer, flag: "--hotplug-debounce", environmentVariable: "KIOSK_HOTPLUG_DEBOUNCE_MS",
             valueName: "MS", help: "Display hotplug events closer together than this are acted on once; default: 300.",

@@ -22,6 +22,24 @@ public struct KioskConfiguration: Sendable, Equatable {
         case always
     }
 
+    /// When the on-screen keyboard shows for a text field being edited.
+    public enum Keyboard: String, CaseIterable, Sendable {
+        /// When no hardware keyboard is attached.
+        case auto
+        /// Hardware keyboard or not.
+        case always
+        /// Never (text from hardware keyboards only).
+        case never
+    }
+
+    /// The on-screen keyboard's layout.
+    public enum KeyboardLayoutName: String, CaseIterable, Sendable {
+        /// QWERTY.
+        case en
+        /// QWERTZ with umlauts.
+        case de
+    }
+
     /// The file this was read from; nil for the defaults (no file).
     public var path: String?
     /// Which display backend drives the screens: `auto` (the first of the runtime's backends that can run,
@@ -37,6 +55,8 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var seat = "seat0"
     public var logLevel: LogLevel = .info
     public var cursor: Cursor = .auto
+    public var keyboard: Keyboard = .auto
+    public var keyboardLayout: KeyboardLayoutName = .en
     /// Hotplug events closer together than this are coalesced and only the final state is acted on
     /// (TVs power-cycle and HDMI links flap). 0 to 60000.
     public var hotplugDebounceMilliseconds = 300

@@ -115,6 +115,7 @@ public final class KioskRuntime {
         }
         observeScreens()
         application.preferredMainScreenName = configuration.primary
+        applyKeyboard(configuration)
         display.start()
         reached(.displays)
         routeSessionEvents()
@@ -215,7 +216,8 @@ public final class KioskRuntime {
 
     /// SIGHUP: reads the configuration again (file, environment, then the command line on top, so what the
     /// command line said still wins) and applies what can be applied live: modes, rotation, the primary
-    /// screen, touch mapping and calibration, the cursor, the hotplug debounce and the log level. Settings
+    /// screen, touch mapping and calibration, the cursor, the on-screen keyboard, the hotplug debounce and the
+    /// log level. Settings
     /// that need a restart are named in the log and the trace. A configuration with problems is rejected
     /// whole, its problems logged, and the running one kept.
     public func reload() {
@@ -240,6 +242,7 @@ public final class KioskRuntime {
         configuration = loaded
         RuntimeLogging.level = loaded.logLevel
         application.preferredMainScreenName = loaded.primary
+        applyKeyboard(loaded)
         display?.reconfigure(loaded)
         router?.reconfigure(loaded)
         let applied = changes.filter { $0.reload == .live }.map(\.key)
@@ -251,6 +254,12 @@ public final class KioskRuntime {
         if !restart.isEmpty { summary += "; \(restart.joined(separator: ", ")) changed and need a restart" }
         configLog.notice("\(summary)")
         trace?.recordReload(applied: applied, needsRestart: restart, problems: 0)
+    }
+
+    /// The on-screen keyboard's mode and layout, from the configuration.
+    private func applyKeyboard(_ configuration: KioskConfiguration) {
+        application.keyboard.mode = OnScreenKeyboardMode(rawValue: configuration.keyboard.rawValue) ?? .auto
+        application.keyboard.language = KeyboardLayout.Language(rawValue: configuration.keyboardLayout.rawValue) ?? .en
     }
 
     /// A setting that changed: its key, and whether a reload applies it.

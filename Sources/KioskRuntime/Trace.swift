@@ -42,6 +42,12 @@ final class Trace: AnimationObserver {
         application.touchDeliveryObserver = { [weak self] touch in self?.record(touch) }
         application.animationObserver = self
         application.gestureObserver = { [weak self] recognizer in self?.record(recognizer) }
+        application.textEditObserver = { [weak self] field in self?.recordEdit(field) }
+        for (name, event) in [
+            (Responder.keyboardWillShowNotification, "keyboard.show"), (Responder.keyboardWillHideNotification, "keyboard.hide"),
+        ] {
+            observations.append(center.addObserver(forName: name) { [weak self] note in self?.recordKeyboard(event, note) })
+        }
         application.scrollObserver = { [weak self] scrollView in self?.scrolled(scrollView) }
     }
 
@@ -49,6 +55,7 @@ final class Trace: AnimationObserver {
         observations = []
         application.touchDeliveryObserver = nil
         application.gestureObserver = nil
+        application.textEditObserver = nil
         application.scrollObserver = nil
         if application.animationObserver === self { application.animationObserver = nil }
         if lostLines > 0 { log.error("trace \(path): \(lostLines) line(s) could not be written") }
@@ -97,6 +104,30 @@ final class Trace: AnimationObserver {
         if let name = recognizer.name { line.append("name", .string(name)) }
         line.append("view", recognizer.view.map { .string($0.displayName) } ?? .null)
         line.append("state", .string(recognizer.state.rawValue))
+        write(line)
+    }
+
+    /// `text.edit`: a text field's text changed: its identifier and its length in characters, never the text
+    /// (a PIN typed on a kiosk must not reach a trace).
+    private func recordEdit(_ field: TextField) {
+        write(
+            JSONLine([
+                ("event", .string("text.edit")), ("view", .string(field.displayName)), ("length", .integer(field.text.count)),
+                ("secure", .bool(field.isSecureTextEntry)),
+            ]))
+    }
+
+    /// `keyboard.show` / `keyboard.hide`: the on-screen keyboard starts sliding in or out; `frame` is where
+    /// it ends (below the screen when hiding), in screen coordinates.
+    private func recordKeyboard(_ event: String, _ note: PostedNotification) {
+        var line = JSONLine([("event", .string(event))])
+        line.append("screen", (note.object as? Screen).map { .string($0.name) } ?? .null)
+        if let frame = note.userInfo[Responder.keyboardFrameEndUserInfoKey] as? Rect {
+            line.append("x", .number(frame.minX))
+            line.append("y", .number(frame.minY))
+            line.append("width", .number(frame.width))
+            line.append("height", .number(frame.height))
+        }
         write(line)
     }
 

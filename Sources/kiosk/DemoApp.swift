@@ -12,8 +12,12 @@ import KioskKit
 /// at rest nothing animates, so an idle demo uses no CPU). Every other screen shows "<no content>" centred
 /// on white, as in UIKit's external-display example.
 ///
+/// A "Form" button beside it opens a form (name, a PIN with secure entry, a number) whose text fields
+/// bring up the on-screen keyboard; Done closes it.
+///
 /// `[app-settings]`: `title` replaces the title; `list-offset` starts the list scrolled that far (points),
-/// which lets a test render a scrolled list headless and compare it with a display's.
+/// which lets a test render a scrolled list headless and compare it with a display's; `open-form = true`
+/// starts with the form open and its name field being edited (the same, for the keyboard).
 @MainActor
 public final class DemoApp: ApplicationDelegate {
     private var mainWindow: Window?
@@ -34,11 +38,15 @@ public final class DemoApp: ApplicationDelegate {
 
     /// How far the list starts scrolled: `[app-settings] list-offset`.
     let listOffset: Double
+    /// `[app-settings] open-form`.
+    let opensForm: Bool
     private var detailWindow: Window?
+    private var formWindow: Window?
 
     public init(configuration: KioskConfiguration = .default) {
         title = configuration.appSettings["title"]?.string ?? Self.defaultTitle
         listOffset = configuration.appSettings["list-offset"]?.number ?? 0
+        opensForm = configuration.appSettings["open-form"] == .boolean(true)
     }
 
     public func applicationDidFinishLaunching(_ application: Application) {
@@ -52,6 +60,7 @@ public final class DemoApp: ApplicationDelegate {
         content.onTap = { [weak self] in self?.countTap() }
         content.onLongPress = { [weak self] in self?.presentAlert() }
         content.onSelectProduct = { [weak self] number in self?.showDetail(of: number) }
+        content.onForm = { [weak self] in self?.showForm() }
         content.initialListOffset = listOffset
         main.rootViewController = content
         counterLabel = content.counter
@@ -75,6 +84,10 @@ public final class DemoApp: ApplicationDelegate {
 
         showAlert(on: screen)
         layoutWindows()
+        if opensForm {
+            showForm()
+            (formWindow?.subviews.first { $0.identifier == "form-name" } as? TextField)?.becomeFirstResponder()
+        }
         // A mode change or rotation of the main screen moves the status bar and the alert with it.
         modeObserver = application.notificationCenter.addObserver(forName: Screen.modeDidChangeNotification) { [weak self] _ in
             self?.layoutWindows()
@@ -147,6 +160,47 @@ public final class DemoApp: ApplicationDelegate {
         for view in [name, price, back] as [View] { window.addSubview(view) }
         window.makeKeyAndVisible()
         detailWindow = window
+    }
+
+    /// The form: three fields and Done, at the top, where the keyboard does not cover them.
+    private func showForm() {
+        guard let screen = mainWindow?.screen else { return }
+        let window = formWindow ?? Window(screen: screen)
+        formWindow = window
+        window.identifier = "form"
+        window.backgroundColor = Color(rgb: 0xF2F2F7)
+        window.isOpaque = true
+        if window.subviews.isEmpty {
+            let width = min(window.bounds.width - 80, 600)
+            let title = Label(text: "Your details", font: .system(size: 28, weight: .bold))
+            title.frame = Rect(x: 40, y: Self.statusBarHeight + 16, width: width, height: 40)
+            window.addSubview(title)
+            let fields: [(String, String, KeyboardType, Bool)] = [
+                ("form-name", "Name", .default, false), ("form-pin", "PIN", .numberPad, true),
+                ("form-number", "Number", .decimalPad, false),
+            ]
+            for (index, (identifier, placeholder, type, secure)) in fields.enumerated() {
+                let field = TextField(frame: Rect(x: 40, y: Self.statusBarHeight + 70 + Double(index) * 56, width: width, height: 44))
+                field.identifier = identifier
+                field.placeholder = placeholder
+                field.keyboardType = type
+                field.isSecureTextEntry = secure
+                field.returnKeyType = .next
+                field.clearButtonMode = .whileEditing
+                window.addSubview(field)
+            }
+            let done = Button(title: "Done", frame: Rect(x: 40 + width - 140, y: Self.statusBarHeight + 16, width: 140, height: 44))
+            done.identifier = "form-done"
+            done.backgroundColor = Color(rgb: 0x3366CC)
+            done.titleColor = .white
+            done.cornerRadius = 10
+            done.addAction(for: .touchUpInside) { [weak self] _ in
+                self?.formWindow?.endEditing(true)
+                self?.formWindow?.isHidden = true
+            }
+            window.addSubview(done)
+        }
+        window.makeKeyAndVisible()
     }
 
     private func closeDetail() {
@@ -257,6 +311,8 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
     var onTap: () -> Void = {}
     var onLongPress: () -> Void = {}
     var onSelectProduct: (Int) -> Void = { _ in }
+    var onForm: () -> Void = {}
+    let formButton = Button(title: "Form")
     var initialListOffset = 0.0
     let list = TableView()
     /// 0.8 s rather than UIKit's 0.5: a kiosk's users are slower to let go of a tap.
@@ -305,7 +361,11 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
         }
         counter.textAlignment = .center
         counter.identifier = "counter"
-        for view in [title, subtitle, logo, button, counter, list] as [View] { root.addSubview(view) }
+        formButton.identifier = "form-button"
+        formButton.backgroundColor = Color(rgb: 0xE5E5EA)
+        formButton.cornerRadius = 14
+        formButton.addAction(for: .touchUpInside) { [weak self] _ in self?.onForm() }
+        for view in [title, subtitle, logo, button, formButton, counter, list] as [View] { root.addSubview(view) }
         view = root
     }
 
@@ -340,6 +400,7 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
         subtitle.frame = Rect(x: 40, y: 135, width: max(width - 80, 0), height: 60)
         logo.frame = Rect(x: (width / 2 - 48).rounded(), y: 210, width: 96, height: 96)
         button.frame = Rect(x: (width / 2 - 110).rounded(), y: 330, width: 220, height: 64)
+        formButton.frame = Rect(x: (width / 2 + 130).rounded(), y: 330, width: 120, height: 64)
         counter.frame = Rect(x: 20, y: 410, width: max(width - 40, 0), height: 30)
         let listFrame = Rect(x: 20, y: 450, width: max(width - 40, 0), height: max(bounds.height - 460, 0))
         if list.frame != listFrame {

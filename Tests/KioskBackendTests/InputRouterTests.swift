@@ -167,6 +167,24 @@ final class TouchLog: View {
         #expect(bed.view.presses == ["down 97 \"a\"", "up 97", "down 65293 \"\""])
     }
 
+    /// A typing keyboard (udev's ID_INPUT_KEYBOARD) keeps the on-screen keyboard away in `auto`; a device
+    /// with only a few keys (a power button) does not.
+    @Test func typingKeyboardsAreTold() {
+        let bed = InputBed()
+        let power = bed.input.plug(
+            InputDeviceInfo(
+                id: 0, name: "Power Button", sysname: "event1", capabilities: .keyboard, udevProperties: ["ID_INPUT_KEY": "1"]))
+        #expect(!bed.app.keyboard.hasHardwareKeyboard)
+        let keyboard = bed.input.plug(
+            InputDeviceInfo(
+                id: 0, name: "AT Translated Set 2 keyboard", sysname: "event2", capabilities: .keyboard,
+                udevProperties: ["ID_INPUT_KEY": "1", "ID_INPUT_KEYBOARD": "1"]))
+        #expect(bed.app.keyboard.hasHardwareKeyboard)
+        bed.input.unplug(keyboard)
+        #expect(!bed.app.keyboard.hasHardwareKeyboard)
+        bed.input.unplug(power)
+    }
+
     /// The primary button is a touch under the pointer; other buttons do nothing.
     @Test func mouseButtonIsATouch() {
         let bed = InputBed()

@@ -1,0 +1,70 @@
+import Foundation
+import KioskKit
+import Testing
+
+@testable import KioskRuntime
+
+/// The trace's lines for what happens in the window model: text edits (never the text), the keyboard,
+/// gestures and scrolls (one line per scroll view per frame).
+@MainActor
+struct TraceTests {
+    private func lines(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+    }
+
+    @Test func aSecureEntryReachesTheTraceAsALengthNeverAsText() throws {
+        let application = Application.reset()
+        application.clock = ManualClock(now: 5)
+        let backend = InMemoryDisplayBackend()
+        backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
+        let path = NSTemporaryDirectory() + "trace-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let trace = try Trace(path: path, application: application)
+        let window = Window(screen: Screen.main)
+        window.makeKeyAndVisible()
+        let pin = TextField(frame: Rect(x: 10, y: 10, width: 200, height: 40))
+        pin.identifier = "pin"
+        pin.isSecureTextEntry = true
+        window.addSubview(pin)
+        #expect(pin.becomeFirstResponder())
+        for digit in "4711" { pin.insertText(String(digit)) }
+        pin.deleteBackward()
+        pin.resignFirstResponder()
+        trace.stop()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("4711") && !text.contains("471"))
+        let edits = try lines(path).filter { $0["event"] as? String == "text.edit" }
+        #expect(edits.map { $0["length"] as? Int } == [1, 2, 3, 4, 3])
+        #expect(edits.allSatisfy { $0["view"] as? String == "pin" && $0["secure"] as? Bool == true })
+        let keyboard = try lines(path).filter { ($0["event"] as? String)?.hasPrefix("keyboard.") == true }
+        #expect(keyboard.map { $0["event"] as? String } == ["keyboard.show", "keyboard.hide"])
+        #expect(keyboard.first?["screen"] as? String == "DSI-1" && keyboard.first?["y"] as? Double == 480 - 44 * 4 - 5 * 5)
+    }
+
+    @Test func scrollLinesAreOnePerScrollViewPerFrame() throws {
+        let application = Application.reset()
+        let backend = InMemoryDisplayBackend()
+        backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
+        let path = NSTemporaryDirectory() + "trace-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let trace = try Trace(path: path, application: application)
+        let window = Window(screen: Screen.main)
+        window.makeKeyAndVisible()
+        let list = ScrollView(frame: window.bounds)
+        list.identifier = "list"
+        list.contentSize = Size(width: 800, height: 5000)
+        window.addSubview(list)
+        for y in [10.0, 20, 30] { list.contentOffset = Point(x: 0, y: y) }
+        trace.recordFrame(on: Screen.main, number: 1, flip: 1, vblankKnown: true)
+        list.contentOffset = Point(x: 0, y: 40)
+        trace.recordFrame(on: Screen.main, number: 2, flip: 2, vblankKnown: true)
+        trace.recordFrame(on: Screen.main, number: 3, flip: 3, vblankKnown: true)
+        trace.stop()
+        let events = try lines(path).filter { !($0["event"] as! String).hasPrefix("window.") }.map { line in
+            "\(line["event"]!) \(line["y"].map { "\($0)" } ?? "")\(line["number"].map { "\($0)" } ?? "")"
+        }
+        #expect(events == ["scroll 30", "frame 1", "scroll 40", "frame 2", "frame 3"])
+    }
+}
