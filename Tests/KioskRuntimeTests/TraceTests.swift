@@ -14,16 +14,25 @@ struct TraceTests {
         }
     }
 
-    @Test func aSecureEntryReachesTheTraceAsALengthNeverAsText() throws {
+    /// A fresh application on an 800x480 screen (manual clock) tracing to a new file, and a key window.
+    private func traced() throws -> (Trace, String, Window, InMemoryDisplayBackend) {
         let application = Application.reset()
         application.clock = ManualClock(now: 5)
         let backend = InMemoryDisplayBackend()
         backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
         let path = NSTemporaryDirectory() + "trace-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let trace = try Trace(path: path, application: application)
         let window = Window(screen: Screen.main)
         window.makeKeyAndVisible()
+        return (trace, path, window, backend)
+    }
+
+    @Test func aSecureEntryReachesTheTraceAsALengthNeverAsText() throws {
+        let (trace, path, window, backend) = try traced()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            withExtendedLifetime(backend) {}
+        }
         let pin = TextField(frame: Rect(x: 10, y: 10, width: 200, height: 40))
         pin.identifier = "pin"
         pin.isSecureTextEntry = true
@@ -44,14 +53,11 @@ struct TraceTests {
     }
 
     @Test func scrollLinesAreOnePerScrollViewPerFrame() throws {
-        let application = Application.reset()
-        let backend = InMemoryDisplayBackend()
-        backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
-        let path = NSTemporaryDirectory() + "trace-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let trace = try Trace(path: path, application: application)
-        let window = Window(screen: Screen.main)
-        window.makeKeyAndVisible()
+        let (trace, path, window, backend) = try traced()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            withExtendedLifetime(backend) {}
+        }
         let list = ScrollView(frame: window.bounds)
         list.identifier = "list"
         list.contentSize = Size(width: 800, height: 5000)
