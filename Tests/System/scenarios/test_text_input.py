@@ -1,0 +1,95 @@
+"""Text input on a DRM head: a uinput touchscreen taps the demo's Form button and its name field, the
+on-screen keyboard slides in (the screen is then the headless rendering of the same form, pixel for pixel),
+taps on its keys type a word whose length the trace's text.edit lines confirm (never the text), and a tap
+outside the fields sends the keyboard away. QEMU's i8042 keyboard is a typing keyboard, so the kiosk runs
+with `--keyboard always` (in `auto` a typing keyboard keeps the on-screen one away)."""
+
+import time
+
+from kioskvm import image
+from kioskvm.scenario import expect, note
+from scenarios_support import CLOCK, animations_in_flight, reference, run_kiosk, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
+
+GUEST = dict(heads=1)
+TIMEOUT = 420
+
+PANEL = (1280, 800)
+state = {}
+
+
+def events(kind=None):
+    return trace_events(state["trace"], kind)
+
+
+def at(x, y):
+    """A point of the 1280x800 panel as the touchscreen's fractions."""
+    return f"{x / PANEL[0]:.5f} {y / PANEL[1]:.5f}"
+
+
+# The keyboard on 1280x800 (KeyboardLayout.Metrics): keys 68 high with 8 between, from y 488; a letter key
+# 109 wide. The centres of the keys typed here.
+KEYS = {"H": (757.5, 606), "i": (932.5, 530)}
+# The name field of the form, whose caret blinks (left out of the pixel comparison).
+NAME_FIELD = (40, 110, 600, 44)
+
+
+def settled():
+    wait_until(lambda: animations_in_flight(events()) == 0, "the keyboard's slide shown", 60, lambda: f"{events()[-5:]}")
+    time.sleep(0.5)
+
+
+def check_tapping_the_name_field_brings_the_keyboard(guest):
+    v1 = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
+    state["mode"] = mode_spelling(v1, *PANEL)
+    process, trace = run_kiosk(guest, "--backend drm --keyboard always")
+    state.update(process=process, trace=trace)
+    wait_for_frames(trace, ["Virtual-1"])
+    wait_until(lambda: [e for e in events("startup") if e["phase"] == "input"], "input set up", 60)
+    screen = guest.touchscreen(name="Kiosk Text Touch", size_mm=(256, 160))
+    state["touch"] = screen
+    screen.__enter__()
+    process.wait_for_output('"Kiosk Text Touch"', timeout=30, stderr=True)
+    # The Form button, right of "Tap me" (770 to 890, 330 to 394).
+    screen.play(f"tap {at(830, 362)}")
+    wait_until(lambda: [e for e in events("window.visible") if e["window"] == "form"], "the form shown", 30, lambda: f"{events()[-5:]}")
+    screen.play(f"tap {at(340, 132)}")
+    shown = wait_until(lambda: events("keyboard.show"), "keyboard.show", 30, lambda: f"{events()[-5:]}")
+    expect(shown[-1]["screen"] == "Virtual-1" and shown[-1]["y"] == 488 and shown[-1]["height"] == 312, shown[-1])
+    # The key window stays the form (the keyboard never takes it).
+    keys = [e["window"] for e in events("window.key")]
+    expect(keys[-1] == "form", keys)
+    settled()
+    shown = image.load(guest.screendump(0))
+    expected = reference([("Virtual-1", state["mode"])], config="keyboard = \"always\"\n\n[app-settings]\nopen-form = true\n")["Virtual-1"]
+    expect(shown.size == expected.size, f"size {shown.size}")
+    shown.compare(expected, ignore=[CLOCK, NAME_FIELD]).expect()
+
+
+def check_taps_on_keys_type_into_the_field(guest):
+    screen = state["touch"]
+    # Shifted for the sentence's first letter, then lower case.
+    screen.play(f"tap {at(*KEYS['H'])}")
+    wait_until(lambda: events("text.edit"), "the first text.edit", 30, lambda: f"{events()[-5:]}")
+    screen.play(f"tap {at(*KEYS['i'])}")
+    edits = wait_until(lambda: len(events("text.edit")) >= 2 and events("text.edit"), "the second text.edit", 30, lambda: f"{events()[-5:]}")
+    expect([(e["view"], e["length"]) for e in edits] == [("form-name", 1), ("form-name", 2)], edits)
+    expect(all("text" not in e for e in edits), edits)
+    touches = [e for e in events("touch") if e["phase"] == "began"][-2:]
+    expect([e["window"] for e in touches] == ["keyboard", "keyboard"], touches)
+    note(f"typed by taps: {[(e['view'], e['length']) for e in edits]}")
+
+
+def check_a_tap_outside_the_fields_hides_it(guest):
+    screen = state["touch"]
+    screen.play(f"tap {at(900, 300)}")
+    hidden = wait_until(lambda: events("keyboard.hide"), "keyboard.hide", 30, lambda: f"{events()[-5:]}")
+    expect(hidden[-1]["y"] == 800, hidden[-1])
+    settled()
+    shown = image.load(guest.screendump(0))
+    # The form's background where the keyboard was.
+    expect(shown.color_at(640, 700) == (242, 242, 247), f"the keyboard still shows: {shown.color_at(640, 700)}")
+
+
+def check_sigterm_stops_it(guest):
+    state["touch"].__exit__(None, None, None)
+    stop(state["process"])
