@@ -33,38 +33,12 @@ public final class Keymap {
         rules: String? = nil, model: String? = nil, layout: String? = nil,
         variant: String? = nil, options: String? = nil
     ) throws(XKBError) {
-        let log = LogCollector()
-        // XKB_CONTEXT_NO_FLAGS: the default include path (/usr/share/X11/xkb, or XKB_CONFIG_ROOT) and
-        // the XKB_DEFAULT_* environment variables are wanted.
-        let context = try xkbCreate("xkb_context_new") { xkb_context_new(XKB_CONTEXT_NO_FLAGS) }
-        defer { xkb_context_unref(context) }
-        xkb_context_set_user_data(context, Unmanaged.passUnretained(log).toOpaque())
-        xkb_context_set_log_fn(context) { context, level, format, arguments in
-            guard let format, let arguments, let userdata = xkb_context_get_user_data(context) else { return }
-            // One formatting pass into a fixed buffer: a va_list cannot be walked twice from Swift (no
-            // va_copy); longer lines are truncated.
-            var buffer = [CChar](repeating: 0, count: 1024)
-            _ = vsnprintf(&buffer, buffer.count, format, arguments)
-            var bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-            // Lines end in a newline; include paths come indented with a tab.
-            while bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-            while bytes.first == UInt8(ascii: "\t") || bytes.first == UInt8(ascii: " ") { bytes.removeFirst() }
-            Unmanaged<LogCollector>.fromOpaque(userdata).takeUnretainedValue()
-                .lines.append(String(decoding: bytes, as: UTF8.self))
-        }
-        // Warnings too: an unknown option is only a warning in some versions, and says why a key is odd.
-        xkb_context_set_log_level(context, XKB_LOG_LEVEL_WARNING)
-        defer {
-            // The keymap keeps the context (and its log function) alive; later lines have nowhere to go.
-            xkb_context_set_user_data(context, nil)
-        }
-
-        let keymap = try withExtendedLifetime(log) { () throws(XKBError) -> OpaquePointer in
+        let keymap = try withLoggingContext { (context, messages) throws(XKBError) -> OpaquePointer in
             try Keymap.withRuleNames(rules, model, layout, variant, options) { (names) throws(XKBError) in
                 try xkbCreate(
                     "xkb_keymap_new_from_names",
                     detail: Keymap.describe(rules, model, layout, variant, options),
-                    messages: log.lines
+                    messages: messages()
                 ) {
                     xkb_keymap_new_from_names(context, names, XKB_KEYMAP_COMPILE_NO_FLAGS)
                 }
@@ -115,9 +89,4 @@ public final class Keymap {
         ].compactMap { $0 }
         return parts.isEmpty ? "defaults" : parts.joined(separator: ", ")
     }
-}
-
-/// Receives a context's log lines during keymap compilation, through the context's user data.
-private final class LogCollector {
-    var lines: [String] = []
 }

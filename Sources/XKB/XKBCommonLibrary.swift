@@ -10,6 +10,15 @@ public enum XKBCommonLibrary {
 }
 
 // The functions this module calls (the list in lazy_xkbcommon.h), shadowing their C declarations.
+let xkb_compose_state_feed = XKBCommonLibrary.shared.functions.xkb_compose_state_feed!
+let xkb_compose_state_get_one_sym = XKBCommonLibrary.shared.functions.xkb_compose_state_get_one_sym!
+let xkb_compose_state_get_status = XKBCommonLibrary.shared.functions.xkb_compose_state_get_status!
+let xkb_compose_state_get_utf8 = XKBCommonLibrary.shared.functions.xkb_compose_state_get_utf8!
+let xkb_compose_state_new = XKBCommonLibrary.shared.functions.xkb_compose_state_new!
+let xkb_compose_state_reset = XKBCommonLibrary.shared.functions.xkb_compose_state_reset!
+let xkb_compose_state_unref = XKBCommonLibrary.shared.functions.xkb_compose_state_unref!
+let xkb_compose_table_new_from_locale = XKBCommonLibrary.shared.functions.xkb_compose_table_new_from_locale!
+let xkb_compose_table_unref = XKBCommonLibrary.shared.functions.xkb_compose_table_unref!
 let xkb_context_get_user_data = XKBCommonLibrary.shared.functions.xkb_context_get_user_data!
 let xkb_context_new = XKBCommonLibrary.shared.functions.xkb_context_new!
 let xkb_context_set_log_fn = XKBCommonLibrary.shared.functions.xkb_context_set_log_fn!

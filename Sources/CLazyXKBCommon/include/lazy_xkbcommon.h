@@ -2,6 +2,7 @@
 #define KIOSK_LAZY_XKBCOMMON_H
 
 #include <xkbcommon/xkbcommon.h>
+#include <xkbcommon/xkbcommon-compose.h>
 #include <lazy_link.h>
 
 /// xkbcommon, loaded on first use (LazyLink).
@@ -9,6 +10,15 @@
 
 /// Every function of it the XKB module calls.
 #define KIOSK_LAZY_XKBCOMMON_FUNCTIONS(F) \
+    F(xkb_compose_state_feed) \
+    F(xkb_compose_state_get_one_sym) \
+    F(xkb_compose_state_get_status) \
+    F(xkb_compose_state_get_utf8) \
+    F(xkb_compose_state_new) \
+    F(xkb_compose_state_reset) \
+    F(xkb_compose_state_unref) \
+    F(xkb_compose_table_new_from_locale) \
+    F(xkb_compose_table_unref) \
     F(xkb_context_get_user_data) \
     F(xkb_context_new) \
     F(xkb_context_set_log_fn) \
