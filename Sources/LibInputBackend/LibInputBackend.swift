@@ -8,8 +8,9 @@ import XKB
 
 /// The libinput input backend: the devices of the configuration's udev seat, opened through the session,
 /// read in the main queue. Touches, pointer motion and buttons go to the router as they are; keys go
-/// through xkbcommon (`XKB_DEFAULT_*`) first, so the router gets keysyms and text; calibration matrices are
-/// set through libinput's calibration API.
+/// through xkbcommon (`XKB_DEFAULT_*`, and the locale's Compose sequences for dead keys and the Compose
+/// key) first, so the router gets keysyms and text; calibration matrices are set through libinput's
+/// calibration API.
 @MainActor
 public final class LibInputBackend: InputBackend {
     public nonisolated static let name = "libinput"
@@ -23,6 +24,10 @@ public final class LibInputBackend: InputBackend {
     private var devices: [InputDevice: InputDeviceInfo] = [:]
     private var keyboards: [InputDevice: KeyboardState] = [:]
     private var keymap: Keymap?
+    /// The locale's Compose sequences, shared by the keyboards (each has its own place in a sequence);
+    /// asked for once, with the first keyboard, so a locale without any is said once.
+    private var composeTable: ComposeTable?
+    private var composeTableAsked = false
     /// Device fds opened through the session, to close through it.
     private var opened: [Int32: OpenedDevice] = [:]
     private var nextID = 0
@@ -146,6 +151,11 @@ public final class LibInputBackend: InputBackend {
         case let .keyboardKey(device, key, pressed, time):
             guard let info = devices[device], let keyboard = keyboards[device] else { return }
             let (keysym, text) = keyboard.update(evdevKey: key, pressed: pressed)
+            // A key that went into a Compose sequence (a dead key, the Compose key) gives nothing, pressed
+            // or released: the app sees the press that completes the sequence, with its text, as an input
+            // method hides the keys it consumes. (A key the keymap gives no keysym gives nothing either:
+            // there is nothing an app could tell it by.)
+            guard keysym != 0 || !text.isEmpty else { return }
             router.key(info, keysym: keysym, text: text, pressed: pressed, time: time)
         case let .pointerMotion(_, dx, dy, time):
             router.pointerMotion(dx: dx, dy: dy, time: time)
@@ -168,13 +178,27 @@ public final class LibInputBackend: InputBackend {
             do {
                 let keymap = try self.keymap ?? Keymap()
                 self.keymap = keymap
-                keyboards[device] = KeyboardState(keymap: keymap)
-                detail = "keymap \(keymap.layoutNames.joined(separator: ", "))"
+                let composeTable = askForComposeTable()
+                keyboards[device] = KeyboardState(keymap: keymap, composeTable: composeTable)
+                detail = "keymap \(keymap.layoutNames.joined(separator: ", "))" + (composeTable.map { ", compose \($0.locale)" } ?? "")
             } catch {
                 log.error("\(device.sysname): no keymap: \(error); its keys are ignored")
             }
         }
         router.deviceAdded(info, detail: detail)
+    }
+
+    /// The Compose table of the environment's locale, made the first time a keyboard comes. A locale
+    /// without one (no libX11 locale data installed, a locale `compose.dir` does not list) is logged
+    /// once, and keys type without Compose: dead keys type nothing, every other key as usual.
+    private func askForComposeTable() -> ComposeTable? {
+        if !composeTableAsked {
+            composeTableAsked = true
+            do { composeTable = try ComposeTable() } catch {
+                log.warning("no Compose sequences: \(error); dead keys and the Compose key type nothing")
+            }
+        }
+        return composeTable
     }
 
     /// What the router and the mapping policy read of a libinput device: its name, ids, every path udev
