@@ -301,6 +301,8 @@ public final class Application: Responder {
     private var lastTap: (screen: Screen, location: Point, timestamp: TimeInterval, count: Int)?
     /// Called after each touch is delivered to a view (for `--trace`).
     public var touchDeliveryObserver: ((Touch) -> Void)?
+    /// Called after each press is delivered to the key window (for `--trace`).
+    public var pressDeliveryObserver: ((Press, Window) -> Void)?
 
     /// Taps closer than this in time (seconds) and space (points) count as one multi-tap, as UIKit's defaults.
     static let multiTapInterval: TimeInterval = 0.35
@@ -319,6 +321,7 @@ public final class Application: Responder {
                 return
             }
             target.sendEvent(event)
+            for press in event.allPresses { pressDeliveryObserver?(press, target) }
             return
         }
         var targets: [Window] = []

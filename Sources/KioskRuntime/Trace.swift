@@ -1,9 +1,10 @@
 import Glibc
 import KioskKit
+import LibInputBackend
 import Logging
 
-/// `--trace FILE`: one JSON line per screen and window notification and per touch delivered, for tests
-/// and for diagnosing a kiosk in the field. Lines are written as they happen (no buffering), so a crash
+/// `--trace FILE`: one JSON line per screen and window notification and per touch and key press delivered,
+/// for tests and for diagnosing a kiosk in the field. Lines are written as they happen (no buffering), so a crash
 /// loses nothing.
 @MainActor
 final class Trace: AnimationObserver {
@@ -40,6 +41,7 @@ final class Trace: AnimationObserver {
             observations.append(center.addObserver(forName: name) { [weak self] note in self?.record(event, object: note.object) })
         }
         application.touchDeliveryObserver = { [weak self] touch in self?.record(touch) }
+        application.pressDeliveryObserver = { [weak self] press, window in self?.record(press, in: window) }
         application.animationObserver = self
         application.gestureObserver = { [weak self] recognizer in self?.record(recognizer) }
         application.textEditObserver = { [weak self] field in self?.recordEdit(field) }
@@ -54,6 +56,7 @@ final class Trace: AnimationObserver {
     func stop() {
         observations = []
         application.touchDeliveryObserver = nil
+        application.pressDeliveryObserver = nil
         application.gestureObserver = nil
         application.textEditObserver = nil
         application.scrollObserver = nil
@@ -95,6 +98,18 @@ final class Trace: AnimationObserver {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         line.append("delivered", .number(Double(now.tv_sec) + Double(now.tv_nsec) / 1e9))
+        write(line)
+    }
+
+    /// `key`: a press delivered to a window: its phase, the keysym's name, whether it typed text, the
+    /// window. Never the text, nor the name of a keysym that stands for a character (`a`, `1`, `eacute`:
+    /// `keysym` is null), since those names spell the text: what is typed on a kiosk can be a PIN, and a
+    /// trace is read by whoever diagnoses the kiosk. `Return`, `BackSpace`, `Shift_L` are named.
+    private func record(_ press: Press, in window: Window) {
+        var line = JSONLine([("event", .string("key")), ("phase", .string(press.phase == .began ? "began" : "ended"))])
+        line.append("keysym", LibInputBackend.loggableKeysymName(press.keysym).map { .string($0) } ?? .null)
+        line.append("text", .bool(!press.text.isEmpty))
+        line.append("window", .string(window.displayName))
         write(line)
     }
 

@@ -201,6 +201,16 @@ public final class LibInputBackend: InputBackend {
         return composeTable
     }
 
+    /// The keysym's name for a trace or a log line, which must never spell what was typed (it can be a
+    /// PIN): `Return`, `BackSpace`, `Shift_L`, `dead_acute`, `F1` for keysyms that stand for no printable
+    /// character; nil for those that do (`a`, `1`, `KP_1`, `eacute`, `space`), whose names are their text,
+    /// and when xkbcommon cannot be loaded.
+    public static func loggableKeysymName(_ keysym: UInt32) -> String? {
+        guard (try? XKBCommonLibrary.shared.load()) != nil else { return nil }
+        if let character = KeyboardState.keysymCharacter(keysym), character.properties.generalCategory != .control { return nil }
+        return KeyboardState.keysymName(keysym)
+    }
+
     /// What the router and the mapping policy read of a libinput device: its name, ids, every path udev
     /// knows it by (devnode, syspath, `ID_PATH`, the `DEVLINKS` such as `/dev/input/by-path/...`),
     /// properties and size.

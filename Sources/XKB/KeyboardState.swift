@@ -119,6 +119,14 @@ public final class KeyboardState {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The character the keysym stands for (`xkb_keysym_to_utf32`): `a` for `a`, `é` for `eacute`, `1`
+    /// for `KP_1`, U+000D for `Return`; nil for keysyms that stand for none (modifiers, dead keys, arrows,
+    /// function keys, `NoSymbol`).
+    public static func keysymCharacter(_ keysym: UInt32) -> Unicode.Scalar? {
+        let value = xkb_keysym_to_utf32(keysym)
+        return value == 0 ? nil : Unicode.Scalar(value)
+    }
+
     private func isActive(_ modifier: String) -> Bool {
         // Effective = depressed + latched + locked; > 0 active, 0 inactive, -1 no such modifier.
         xkb_state_mod_name_is_active(pointer, modifier, XKB_STATE_MODS_EFFECTIVE) > 0

@@ -30,6 +30,7 @@ let xkb_keymap_new_from_names = XKBCommonLibrary.shared.functions.xkb_keymap_new
 let xkb_keymap_num_layouts = XKBCommonLibrary.shared.functions.xkb_keymap_num_layouts!
 let xkb_keymap_unref = XKBCommonLibrary.shared.functions.xkb_keymap_unref!
 let xkb_keysym_get_name = XKBCommonLibrary.shared.functions.xkb_keysym_get_name!
+let xkb_keysym_to_utf32 = XKBCommonLibrary.shared.functions.xkb_keysym_to_utf32!
 let xkb_state_key_get_one_sym = XKBCommonLibrary.shared.functions.xkb_state_key_get_one_sym!
 let xkb_state_key_get_utf8 = XKBCommonLibrary.shared.functions.xkb_state_key_get_utf8!
 let xkb_state_mod_name_is_active = XKBCommonLibrary.shared.functions.xkb_state_mod_name_is_active!

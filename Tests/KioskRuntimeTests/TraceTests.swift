@@ -4,8 +4,8 @@ import Testing
 
 @testable import KioskRuntime
 
-/// The trace's lines for what happens in the window model: text edits (never the text), the keyboard,
-/// gestures and scrolls (one line per scroll view per frame).
+/// The trace's lines for what happens in the window model: text edits and key presses (never the text),
+/// the keyboard, gestures and scrolls (one line per scroll view per frame).
 @MainActor
 struct TraceTests {
     private func lines(_ path: String) throws -> [[String: Any]] {
@@ -72,5 +72,45 @@ struct TraceTests {
             "\(line["event"]!) \(line["y"].map { "\($0)" } ?? "")\(line["number"].map { "\($0)" } ?? "")"
         }
         #expect(events == ["scroll 30", "frame 1", "scroll 40", "frame 2", "frame 3"])
+    }
+
+    /// Each press delivered is a `key` line, which says whether it typed and names the keys that stand for
+    /// no character (Return), but never spells what was typed: not the text, not `1`, `KP_1` or `eacute`.
+    @Test func keyLinesNeverSpellWhatWasTyped() throws {
+        let application = Application.reset(notificationCenter: NotificationHub())
+        let display = InMemoryDisplayBackend()
+        display.connect("HDMI-A-1", modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)])
+        let window = Window(screen: display.screen(named: "HDMI-A-1"))
+        window.identifier = "pin-pad"
+        window.makeKeyAndVisible()
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("trace.jsonl")
+        let trace = try Trace(path: path.path, application: application)
+        // "1" from the digit row, "7" from the keypad (KP_7), "é" composed (eacute), then Return.
+        for (keysym, text) in [(UInt32(0x31), "1"), (0xffb7, "7"), (0xe9, "é"), (0xff0d, "")] {
+            for phase in [Press.Phase.began, .ended] {
+                let press = Press(phase: phase, keysym: keysym, text: phase == .began ? text : "", timestamp: 1)
+                application.sendEvent(Event(presses: [press], timestamp: 1))
+            }
+        }
+        trace.stop()
+
+        let written = try String(contentsOf: path, encoding: .utf8)
+        let keys = written.split(separator: "\n").filter { $0.contains("\"event\":\"key\"") }
+        #expect(
+            keys == [
+                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad"}"#,
+                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad"}"#,
+                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad"}"#,
+                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad"}"#,
+                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad"}"#,
+                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad"}"#,
+                #"{"event":"key","phase":"began","keysym":"Return","text":false,"window":"pin-pad"}"#,
+                #"{"event":"key","phase":"ended","keysym":"Return","text":false,"window":"pin-pad"}"#,
+            ], "\(written)")
+        for secret in ["1", "7", "é", "eacute", "KP_"] {
+            #expect(!keys.joined().contains(secret), "\(secret) in \(keys)")
+        }
     }
 }

@@ -86,6 +86,16 @@ private enum Key {
         #expect(result.keysym == 0x7a)
     }
 
+    @Test func keysymCharacters() {
+        #expect(KeyboardState.keysymCharacter(0x61) == "a")
+        #expect(KeyboardState.keysymCharacter(0xe9) == "é", "eacute")
+        #expect(KeyboardState.keysymCharacter(0xffb1) == "1", "KP_1 stands for the digit")
+        #expect(KeyboardState.keysymCharacter(0xff0d) == "\r", "Return stands for a control character")
+        #expect(KeyboardState.keysymCharacter(0xffe1) == nil, "Shift_L")
+        #expect(KeyboardState.keysymCharacter(0xfe51) == nil, "dead_acute")
+        #expect(KeyboardState.keysymCharacter(0) == nil, "NoSymbol")
+    }
+
     @Test func keysymNames() {
         #expect(KeyboardState.keysymName(0xff1b) == "Escape")
         #expect(KeyboardState.keysymName(0xffe1) == "Shift_L")

@@ -30,6 +30,7 @@
     F(xkb_keymap_num_layouts) \
     F(xkb_keymap_unref) \
     F(xkb_keysym_get_name) \
+    F(xkb_keysym_to_utf32) \
     F(xkb_state_key_get_one_sym) \
     F(xkb_state_key_get_utf8) \
     F(xkb_state_mod_name_is_active) \
