@@ -1,7 +1,7 @@
 """kioskvm: system-test bed for the kiosk: Debian's kernel in QEMU with virtio-gpu, udev and uinput.
 
 See Tests/System/README.md. The main entry point is Guest; image.load / Image for screendumps;
-touch.TouchScreen and the libinput parsers; drm.connectors and drm.frame_pattern.
+touch.TouchScreen and the libinput parsers; keyboard.Keyboard; drm.connectors and drm.frame_pattern.
 """
 
 from .build import BuildError, ensure_image

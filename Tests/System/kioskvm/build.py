@@ -79,7 +79,8 @@ MODULES = [
 
 # Helpers compiled on the host into extras/usr/lib/kioskvm/bin (on the guest's PATH).
 HELPERS = {
-    "touchplay": (["touchplay.c"], ["-lm"]),
+    "touchplay": (["touchplay.c", "uinputplay.c"], ["-lm"]),
+    "keyplay": (["keyplay.c", "uinputplay.c"], ["-lm"]),
     "drmframe": (["drmframe.c"], ["-I/usr/include/libdrm", "-ldrm"]),
 }
 
@@ -211,8 +212,9 @@ def download(pkgs: list[tuple[str, str]], debs: Path) -> list[Path]:
 def _input_files() -> list[Path]:
     files = [HERE / "build.py", HERE / "init.sh", HERE / "stage2.sh", HERE / "agent.py"]
     for sources, _ in HELPERS.values():
-        files += [GUEST_SRC / s for s in sources]
-    return files
+        files += [GUEST_SRC / s for s in sources if GUEST_SRC / s not in files]
+    # Headers are no compiler arguments, but they are inputs.
+    return files + sorted(GUEST_SRC.glob("*.h"))
 
 
 def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]], requested_extra=(), flavour: str = "") -> str:

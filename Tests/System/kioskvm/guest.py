@@ -301,7 +301,7 @@ class Guest:
         return self._dead is None and self._qemu is not None and self._qemu.poll() is None
 
     def helper(self, name: str) -> str:
-        """Guest path of a compiled helper (touchplay, drmframe); they are on the guest's PATH too."""
+        """Guest path of a compiled helper (touchplay, keyplay, drmframe); they are on the guest's PATH too."""
         return f"{build.GUEST_BIN}/{name}"
 
     def qemu_command(self) -> list[str]:
@@ -694,3 +694,10 @@ class Guest:
         context manager."""
         from .touch import TouchScreen
         return TouchScreen(self, **device_opts)
+
+    def keyboard(self, **device_opts):
+        """A long-lived uinput keyboard (keyboard.Keyboard, guest/keyplay.c) that plays key scripts on
+        demand; use as a context manager. Device options: name, id=(vendor, product), delay_ms (after
+        each key event)."""
+        from .keyboard import Keyboard
+        return Keyboard(self, **device_opts)

@@ -12,10 +12,11 @@ The script language is touchplay's (Tests/System/README.md, or the comment atop 
 
 from __future__ import annotations
 
-import itertools
 import re
 import shlex
 from dataclasses import dataclass
+
+from .uinput import PlayedDevice
 
 DEFAULTS = dict(name="kioskvm touchscreen", size_mm=(256, 160), resolution=16, range=None,
                 id=(0x1D6B, 0x0104), slots=10)
@@ -55,75 +56,18 @@ class DeviceGeometry:
         return ux / self.res[0], uy / self.res[1]
 
 
-class TouchScreen:
+class TouchScreen(PlayedDevice):
     """A touchscreen that lives until close(): touchplay runs in the guest reading its script from
     stdin, so gestures can be played at chosen moments (after the kiosk has opened the device...)."""
 
     def __init__(self, guest, **device_opts):
-        self.guest = guest
         self.opts = {**DEFAULTS, **device_opts}
         self.name = self.opts["name"]
         self.geometry = DeviceGeometry(**self.opts)
-        self._batches = itertools.count(1)
-        self.proc = guest.spawn(f"touchplay {touchplay_args(**self.opts)} -")
-        self.devnode: str | None = None
-        self.wait_ready()
-
-    def wait_ready(self, timeout: float = 60.0) -> str:
-        """Wait until the device node exists and udev has processed it; returns /dev/input/eventN."""
-        return self._await_devnode("wait-for-device", timeout)
-
-    def wait_opened(self, timeout: float = 60.0) -> int:
-        """Wait until some guest process has the device open; returns its pid. Enough for a raw
-        evdev reader; for libinput (the kiosk) wait for its own sign that the device was added
-        (debug-events' DEVICE_ADDED, the kiosk's trace) before playing: libinput drains whatever is
-        queued right after it opens a device (evdev_drain_fd), seen here under heavy host load."""
-        n = next(self._batches)
-        self.proc.write(f"wait-for-open {int(timeout * 1000)}\necho @opened {n}\n")
-        m = self.proc.wait_for_output(rf"OPENED (\d+)\n@opened {n}\n", timeout + 10)
-        return int(m.group(1))
-
-    def _await_devnode(self, cmd: str, timeout: float) -> str:
-        n = next(self._batches)
-        self.proc.write(f"{cmd} {int(timeout * 1000)}\necho @ready {n}\n")
-        m = self.proc.wait_for_output(rf"READY (\S+)\n@ready {n}\n", timeout + 10)
-        self.devnode = m.group(1)
-        return self.devnode
-
-    def play(self, script: str, timeout: float = 60.0) -> None:
-        """Play script lines and return once touchplay has executed them all."""
-        n = next(self._batches)
-        self.proc.write(script.strip() + f"\necho @done {n}\n")
-        try:
-            self.proc.wait_for_output(rf"^@done {n}$", timeout)
-        except Exception as e:
-            raise RuntimeError(f"touchplay failed: {self.proc.stderr_so_far().strip()}") from e
-
-    def remove(self) -> None:
-        """Destroy the device (mid-gesture if fingers are down)."""
-        self.play("remove")
-        self.devnode = None
-
-    def create(self, timeout: float = 60.0) -> str:
-        """Create it again after remove(); returns the new /dev/input/eventN."""
-        self.play("create")
-        return self.wait_ready(timeout)
+        super().__init__(guest, f"touchplay {touchplay_args(**self.opts)} -")
 
     def mm(self, fx: float, fy: float) -> tuple[float, float]:
         return self.geometry.mm(fx, fy)
-
-    def close(self):
-        """End touchplay (the device goes away with it) and return its Result."""
-        if self.proc.running and self.guest.alive:
-            self.proc.close_stdin()
-            return self.proc.wait(20)
-        return self.proc.result()
-
-    def __enter__(self) -> "TouchScreen":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 # --------------------------------------------------------------------------------- libinput output
