@@ -1,7 +1,7 @@
 """Text input on a DRM head: a uinput touchscreen taps the demo's Form button and its name field, the
 on-screen keyboard slides in (the screen is then the headless rendering of the same form, pixel for pixel),
-taps on its keys type a word whose length the trace's text.edit lines confirm (never the text), and a tap
-outside the fields sends the keyboard away. QEMU's i8042 keyboard is a typing keyboard, so the kiosk runs
+taps on its keys type a word whose length the trace's text.edit lines confirm (never the text), a uinput
+keyboard types into the same field, and a tap outside the fields sends the keyboard away. QEMU's i8042 keyboard is a typing keyboard, so the kiosk runs
 with `--keyboard always` (in `auto` a typing keyboard keeps the on-screen one away)."""
 
 import time
@@ -77,6 +77,18 @@ def check_taps_on_keys_type_into_the_field(guest):
     touches = [e for e in events("touch") if e["phase"] == "began"][-2:]
     expect([e["window"] for e in touches] == ["keyboard", "keyboard"], touches)
     note(f"typed by taps: {[(e['view'], e['length']) for e in edits]}")
+
+
+def check_a_uinput_keyboard_types_into_the_same_field(guest):
+    with guest.keyboard(name="Kiosk Text Keys") as keyboard:
+        state["process"].wait_for_output('"Kiosk Text Keys"', timeout=30, stderr=True)
+        keyboard.play("type ab\nkey backspace")
+        edits = wait_until(lambda: len(events("text.edit")) >= 5 and events("text.edit"), "three more text.edit lines", 30,
+                           lambda: f"{events()[-6:]}")
+    expect([(e["view"], e["length"]) for e in edits[2:]] == [("form-name", 3), ("form-name", 4), ("form-name", 3)], edits)
+    # The keys went to the first responder's window, the form.
+    keys = [e for e in events("key") if e["phase"] == "began"]
+    expect(keys and all(e["window"] == "form" for e in keys[-3:]), keys[-3:])
 
 
 def check_a_tap_outside_the_fields_hides_it(guest):
