@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(name: "KioskKitTests", dependencies: ["KioskKit", "GoldenImages"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "KioskConfigTests", dependencies: ["KioskConfig", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: strict),
-        .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend"], swiftSettings: strict),
+        .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "XKB"], swiftSettings: strict),
         .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig"], swiftSettings: strict),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk"], swiftSettings: strict),
     ]
