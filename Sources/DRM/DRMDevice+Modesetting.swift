@@ -22,6 +22,14 @@ extension DRMDevice {
         try drmCheck(result, "drmModeSetCrtc", "\(crtc)")
     }
 
+    /// Sets a property of a connector outside atomic (the legacy `DPMS`: 0 on, 3 off). Calls
+    /// `drmModeConnectorSetProperty`.
+    public func setConnectorProperty(_ connector: DRMConnectorID, _ property: DRMPropertyID, to value: UInt64) throws(DRMError) {
+        try drmCheck(
+            drmModeConnectorSetProperty(fileDescriptor, connector.rawValue, property.rawValue, value), "drmModeConnectorSetProperty",
+            "\(connector) property \(property.rawValue)")
+    }
+
     /// Queues `framebuffer` for the next vblank on `crtc`; `handleEvents` reports the completion.
     /// Calls `drmModePageFlip` with `DRM_MODE_PAGE_FLIP_EVENT`.
     public func pageFlip(_ crtc: DRMCRTCID, to framebuffer: DRMFramebufferID) throws(DRMError) {

@@ -88,6 +88,25 @@ extension DRMDisplay {
         try light(connector: id, crtc: output.crtc, modeIndex: index)
     }
 
+    /// Blanks an output or lights it again, keeping its mode, CRTC and buffers: atomic `ACTIVE` 0/1 (what
+    /// DPMS maps to on atomic drivers), else the connector's legacy `DPMS` property (3 off, 0 on).
+    public func setPower(_ on: Bool, for screen: Screen) throws {
+        guard let (id, output) = outputs.first(where: { $0.value.name == screen.name }) else {
+            throw DRMError(operation: "setPower", errno: ENOENT, detail: "\(screen.name) is not lit")
+        }
+        if usesAtomic {
+            let request = DRMAtomicRequest()
+            try set(request, crtc: output.crtc, "ACTIVE", on ? 1 : 0)
+            try device.commit(request, flags: [.allowModeset])
+        } else {
+            guard let dpms = probed[id]?.property(named: "DPMS")?.id else {
+                throw DRMError(operation: "setPower", errno: ENOTSUP, detail: "\(screen.name) has no DPMS property")
+            }
+            try device.setConnectorProperty(id, dpms, to: on ? 0 : 3)
+        }
+        log.info("\(output.name): \(on ? "on" : "off") (\(usesAtomic ? "ACTIVE" : "DPMS") on \(output.crtc))")
+    }
+
     private func primaryPlane(for crtc: DRMCRTCID) throws(DRMError) -> DRMPlaneID {
         let used = Set(outputs.values.compactMap { $0.crtc == crtc ? nil : $0.primaryPlane })
         if let plane = planes.first(where: { $0.isPrimary && $0.possibleCRTCs.contains(crtc) && !used.contains($0.id) }) {

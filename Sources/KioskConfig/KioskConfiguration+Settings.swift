@@ -123,6 +123,17 @@ extension KioskConfiguration {
                 return nil
             }, reset: nil, spelled: { String($0.hotplugDebounceMilliseconds) }),
         Setting(
+            key: "idle-timeout", fileForm: .integer, flag: "--idle-timeout", environmentVariable: "KIOSK_IDLE_TIMEOUT",
+            valueName: "SECONDS",
+            help: "Turn a screen off after this many seconds without input on it (a touch or key wakes it); default: 0, never.",
+            reload: .live, validText: { _ in "\(idleTimeoutRange.lowerBound) to \(idleTimeoutRange.upperBound) (seconds; 0: never)" },
+            parse: { text, configuration, _ in
+                guard let seconds = Int(text) else { return notValid(text) }
+                guard idleTimeoutRange.contains(seconds) else { return ValueProblem("\(seconds) is out of range") }
+                configuration.idleTimeoutSeconds = seconds
+                return nil
+            }, reset: nil, spelled: { String($0.idleTimeoutSeconds) }),
+        Setting(
             key: "primary", fileForm: .string, flag: "--primary", environmentVariable: "KIOSK_PRIMARY", valueName: "SCREEN",
             help: "The main screen whenever it is connected: a connector name or a screen label of the file.",
             reload: .live, validText: { _ in ConnectorName.validSpelling + " or the label of a screen of the file" },
@@ -243,6 +254,8 @@ extension KioskConfiguration {
     /// The range of `hotplug-debounce-ms`: up to a minute, since a longer wait for a display that was
     /// plugged in looks like a broken kiosk.
     static let debounceRange = 0...60_000
+    /// Up to a week.
+    static let idleTimeoutRange = 0...604_800
 
     static let booleanSpelling = "true or false (1 or 0, yes or no, on or off)"
 

@@ -56,6 +56,8 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var logLevel: LogLevel = .info
     public var cursor: Cursor = .auto
     public var keyboard: Keyboard = .auto
+    /// Seconds without input on a screen before it is turned off (a touch or key wakes it); 0: never.
+    public var idleTimeoutSeconds = 0
     public var keyboardLayout: KeyboardLayoutName = .en
     /// Hotplug events closer together than this are coalesced and only the final state is acted on
     /// (TVs power-cycle and HDMI links flap). 0 to 60000.

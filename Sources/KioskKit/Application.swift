@@ -139,6 +139,23 @@ public final class Application: Responder {
         notificationCenter.post(name: Screen.didDisconnectNotification, object: screen)
     }
 
+    func screenPowerDidChange(_ screen: Screen, reason: String) {
+        if screen.powerState == .off {
+            cancelTouches(reason: "screen \(screen.name) turned off") { $0.screen === screen }
+        }
+        changeObserver?.screenDidChange(screen)
+        notificationCenter.post(name: Screen.powerStateDidChangeNotification, object: screen, userInfo: ["reason": reason])
+    }
+
+    /// Told at every input event, before it is routed: the screen it happened on, nil for keys (which map
+    /// to no screen). The runtime's idle blanking counts from it.
+    public var activityObserver: ((Screen?) -> Void)?
+
+    /// Told when a touch or a key reaches a screen that is off. The event itself is swallowed (the touch
+    /// that wakes a screen presses nothing); the handler decides whether to wake the screen (the runtime's
+    /// power policy: yes after idle blanking, per its setting during a scheduled off).
+    public var wakeHandler: ((Screen) -> Void)?
+
     func screenGeometryDidChange(_ screen: Screen) {
         resizeWindows(on: screen)
         changeObserver?.screenDidChange(screen)
@@ -312,7 +329,22 @@ public final class Application: Responder {
     /// its screen whose bounds contain it, then down that window's views by hit testing, and stays with
     /// that view; events without a position go to the key window, or are dropped with a log line.
     public func sendEvent(_ event: Event) {
+        if let activityObserver {
+            if event.hasPosition {
+                var screens: [Screen] = []
+                for touch in event.allTouches where !screens.contains(where: { $0 === touch.screen }) { screens.append(touch.screen) }
+                for screen in screens { activityObserver(screen) }
+            } else {
+                activityObserver(nil)
+            }
+        }
         guard event.hasPosition else {
+            // A key while the screen it would act on is off wakes that screen and goes no further.
+            let screenOfFocus = ((firstResponder as? View)?.window ?? keyWindow)?.screen
+            if let screenOfFocus, screenOfFocus.isConnected, screenOfFocus.powerState == .off {
+                if event.allPresses.contains(where: { $0.phase == .began }) { wakeHandler?(screenOfFocus) }
+                return
+            }
             // The first responder's window, in whatever window it is (a text field of a window that is not
             // key still takes the keys), else the key window.
             let focused = (firstResponder as? View)?.window ?? (firstResponder as? Window)
@@ -361,6 +393,12 @@ public final class Application: Responder {
         touch.isRouted = true
         guard touch.screen.isConnected else {
             Log.app.debug("dropped touch on disconnected screen \(touch.screen.name)")
+            return
+        }
+        guard touch.screen.powerState == .on else {
+            // The touch that wakes a screen is swallowed whole: no window sees any of its phases.
+            wakeHandler?(touch.screen)
+            Log.app.info("touch on \(touch.screen.name), which is off: swallowed")
             return
         }
         guard let (window, view) = hitTest(touch.locationOnScreen, on: touch.screen, with: event) else {

@@ -165,7 +165,7 @@ public final class Compositor: WindowChangeObserver {
             link.frame(timestamp: timestamp, target: target, period: period)
         }
         application.animator.advance(to: target, frameOf: screen)
-        if state.needsFrame, !state.inFlight { composeFrame(on: screen, state: state, reportedDamage: nil) }
+        if state.needsFrame, !state.inFlight, screen.powerState == .on { composeFrame(on: screen, state: state, reportedDamage: nil) }
         // No frame went out (nothing changed, or the output showed it at once): what it would have shown
         // counts as shown at its time, and the timer ticks next.
         if !state.inFlight {
@@ -180,7 +180,7 @@ public final class Compositor: WindowChangeObserver {
         frameScheduled = false
         for screen in application.connectedScreens {
             let state = state(for: screen)
-            guard state.needsFrame, !state.inFlight else { continue }
+            guard state.needsFrame, !state.inFlight, screen.powerState == .on else { continue }
             composeFrame(on: screen, state: state, reportedDamage: nil)
         }
     }

@@ -45,4 +45,21 @@ public final class InMemoryDisplayBackend: ScreenDriver {
         if let failure { throw failure }
         appliedModes.append((screen.name, mode))
     }
+
+    /// Every power change, as `"<screen> on"` / `"<screen> off"`, and the backlight levels set.
+    public private(set) var powerLog: [String] = []
+    /// Screens given a backlight (tests of brightness).
+    public var backlights: Set<String> = []
+
+    public func setPower(_ on: Bool, for screen: Screen) throws {
+        if let failure { throw failure }
+        powerLog.append("\(screen.name) \(on ? "on" : "off")")
+    }
+
+    public func hasBacklight(_ screen: Screen) -> Bool { backlights.contains(screen.name) }
+
+    public func setBrightness(_ value: Double, for screen: Screen) throws {
+        if let failure { throw failure }
+        powerLog.append("\(screen.name) brightness \(value)")
+    }
 }

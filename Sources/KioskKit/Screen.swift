@@ -101,6 +101,59 @@ public final class Screen {
         return Rect(size: rotation.logicalSize(forPhysical: mode.size))
     }
 
+    // MARK: Power and brightness
+
+    /// Whether the display shows anything (as a kiosk's display power, which UIKit has no word for).
+    public enum PowerState: String, Sendable {
+        case on, off
+    }
+
+    /// On, or turned off on purpose (`setPower`): an off screen is still connected, keeps its windows and
+    /// mode, and gets no frames until it is on again (then it is repainted whole).
+    public private(set) var powerState = PowerState.on
+
+    /// Turns the display off (blank: its CRTC inactive) or on again, with `powerStateDidChangeNotification`
+    /// (its `userInfo["reason"]` is `reason`). Throws when the backend refuses; the state is then unchanged.
+    public func setPower(_ state: PowerState, reason: String = "app") throws(ScreenError) {
+        guard isConnected else { throw .notConnected(screen: name) }
+        guard state != powerState else { return }
+        if let driver {
+            do { try driver.setPower(state == .on, for: self) } catch {
+                throw .powerFailed(screen: name, on: state == .on, reason: "\(error)")
+            }
+        }
+        powerState = state
+        Log.screen.notice("power \(state.rawValue): \(reason)", metadata: ["screen": "\(name)"])
+        Application.shared.screenPowerDidChange(self, reason: reason)
+    }
+
+    /// Whether the display has a backlight the kiosk drives (`brightness` then means something).
+    public var hasBacklight: Bool { driver?.hasBacklight(self) ?? false }
+
+    private var storedBrightness = 1.0
+
+    /// The backlight's level, 0...1 (as `UIScreen.brightness`); setting it drives the backlight and posts
+    /// `brightnessDidChangeNotification`. A display without a backlight stays at 1 (the setting is logged
+    /// and ignored; `setBrightness` throws instead).
+    public var brightness: Double {
+        get { storedBrightness }
+        set {
+            do { try setBrightness(newValue) } catch { Log.screen.error("\(error)") }
+        }
+    }
+
+    /// Sets the backlight (clamped to 0...1), throwing when there is none or the backend refuses.
+    public func setBrightness(_ value: Double) throws(ScreenError) {
+        let clamped = min(max(value.isNaN ? 1 : value, 0), 1)
+        guard let driver, driver.hasBacklight(self) else { throw .noBacklight(screen: name) }
+        guard clamped != storedBrightness else { return }
+        do { try driver.setBrightness(clamped, for: self) } catch {
+            throw .powerFailed(screen: name, on: true, reason: "brightness \(clamped): \(error)")
+        }
+        storedBrightness = clamped
+        Application.shared.notificationCenter.post(name: Screen.brightnessDidChangeNotification, object: self)
+    }
+
     /// Whether this is the stand-in main screen used before any display appeared.
     public var isPlaceholder: Bool { Application.shared.isPlaceholder(self) }
 
@@ -128,6 +181,8 @@ public final class Screen {
         guard isConnected else { return }
         isConnected = false
         storedCurrentMode = nil
+        // A display that comes back is lit: the power state is the connector's, not the screen object's.
+        powerState = .on
         Log.screen.info("disconnected", metadata: ["screen": "\(name)"])
         Application.shared.screenDidDisconnect(self)
     }
@@ -156,6 +211,10 @@ extension Screen {
     nonisolated public static let didDisconnectNotification = NotificationName("KioskScreenDidDisconnectNotification")
     /// Posted after a connected screen's mode or rotation changed, so its bounds may differ; `object` is the screen.
     nonisolated public static let modeDidChangeNotification = NotificationName("KioskScreenModeDidChangeNotification")
+    /// Posted after a screen was turned off or on (`powerState`); `object` is the screen.
+    nonisolated public static let powerStateDidChangeNotification = NotificationName("KioskScreenPowerStateDidChangeNotification")
+    /// Posted after `brightness` changed (as `UIScreen.brightnessDidChangeNotification`); `object` is the screen.
+    nonisolated public static let brightnessDidChangeNotification = NotificationName("KioskScreenBrightnessDidChangeNotification")
 }
 
 extension Screen: CustomStringConvertible {
@@ -170,6 +229,8 @@ public struct ScreenError: Error, CustomStringConvertible, Equatable {
         case modeNotAvailable(requested: Screen.Mode, available: [Screen.Mode])
         case notConnected
         case backendFailed(mode: Screen.Mode, reason: String)
+        case noBacklight
+        case powerFailed(on: Bool, reason: String)
     }
 
     private let code: Code
@@ -185,6 +246,12 @@ public struct ScreenError: Error, CustomStringConvertible, Equatable {
         ScreenError(code: .backendFailed(mode: mode, reason: reason), screen: screen)
     }
 
+    public static func noBacklight(screen: String) -> ScreenError { ScreenError(code: .noBacklight, screen: screen) }
+
+    public static func powerFailed(screen: String, on: Bool, reason: String) -> ScreenError {
+        ScreenError(code: .powerFailed(on: on, reason: reason), screen: screen)
+    }
+
     public var description: String {
         switch code {
         case let .modeNotAvailable(requested, available):
@@ -194,6 +261,10 @@ public struct ScreenError: Error, CustomStringConvertible, Equatable {
             return "\(screen): cannot set a mode, the screen is not connected"
         case let .backendFailed(mode, reason):
             return "\(screen): applying mode \(mode) failed: \(reason)"
+        case .noBacklight:
+            return "\(screen): this display has no backlight the kiosk can set (brightness stays 1)"
+        case let .powerFailed(on, reason):
+            return "\(screen): turning the display \(on ? "on" : "off") failed: \(reason)"
         }
     }
 }

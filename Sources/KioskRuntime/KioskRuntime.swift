@@ -49,6 +49,7 @@ public final class KioskRuntime {
     private var hasLaunched = false
     private let service = ServiceManager()
     private var trace: Trace?
+    private var power: PowerManager?
     private var signalSources: [DispatchSourceSignal] = []
     /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
     private var fallbackWarning: String?
@@ -118,6 +119,7 @@ public final class KioskRuntime {
         applyKeyboard(configuration)
         display.start()
         reached(.displays)
+        power = PowerManager(application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds))
         routeSessionEvents()
         installSignalHandlers()
         do {
@@ -243,6 +245,7 @@ public final class KioskRuntime {
         RuntimeLogging.level = loaded.logLevel
         application.preferredMainScreenName = loaded.primary
         applyKeyboard(loaded)
+        power?.idleTimeout = TimeInterval(loaded.idleTimeoutSeconds)
         display?.reconfigure(loaded)
         router?.reconfigure(loaded)
         let applied = changes.filter { $0.reload == .live }.map(\.key)
@@ -299,6 +302,7 @@ public final class KioskRuntime {
         compositor?.composePendingFrames()
         // Reverse order of opening: input, the display (its state put back, its device closed), the seat.
         input?.stop()
+        power?.stop()
         input = nil
         display?.stop()
         trace?.stop()

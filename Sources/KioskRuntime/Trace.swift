@@ -45,6 +45,19 @@ final class Trace: AnimationObserver {
         application.animationObserver = self
         application.gestureObserver = { [weak self] recognizer in self?.record(recognizer) }
         application.textEditObserver = { [weak self] field in self?.recordEdit(field) }
+        observations.append(
+            center.addObserver(forName: Screen.powerStateDidChangeNotification) { [weak self] note in
+                self?.recordPower(note)
+            })
+        observations.append(
+            center.addObserver(forName: Screen.brightnessDidChangeNotification) { [weak self] note in
+                guard let screen = note.object as? Screen else { return }
+                self?.write(
+                    JSONLine([
+                        ("event", .string("screen.brightness")), ("screen", .string(screen.name)),
+                        ("brightness", .number(screen.brightness)),
+                    ]))
+            })
         for (name, event) in [
             (Responder.keyboardWillShowNotification, "keyboard.show"), (Responder.keyboardWillHideNotification, "keyboard.hide"),
         ] {
@@ -119,6 +132,16 @@ final class Trace: AnimationObserver {
         if let name = recognizer.name { line.append("name", .string(name)) }
         line.append("view", recognizer.view.map { .string($0.displayName) } ?? .null)
         line.append("state", .string(recognizer.state.rawValue))
+        write(line)
+    }
+
+    /// `screen.power`: a screen was turned off or on, and why (`idle for 300 s`, `input`, `control`, `app`).
+    private func recordPower(_ note: PostedNotification) {
+        guard let screen = note.object as? Screen else { return }
+        var line = JSONLine([
+            ("event", .string("screen.power")), ("screen", .string(screen.name)), ("power", .string(screen.powerState.rawValue)),
+        ])
+        if let reason = note.userInfo["reason"] as? String { line.append("reason", .string(reason)) }
         write(line)
     }
 

@@ -14,6 +14,9 @@
  *       One line per connector, after a real re-probe (drmModeGetConnector; sysfs status is stale after
  *       a host-driven hotplug until something probes, see shared/vm/README.md):
  *         NAME STATUS id=N modes=WxH*,WxH,...        (* marks the preferred mode; "modes=" if none)
+ *   drmframe --crtcs [--device PATH]
+ *       One line per connector with a CRTC: "NAME crtc=N active=0|1 mode=WxH": the CRTC's atomic ACTIVE
+ *       property (what display power sets; read as any client may, without being DRM master).
  *
  * Pattern for a WxH frame, pixel (x, y), all integer arithmetic:
  *   y <  H/4: eight vertical colour bars, bar = x*8/W:
@@ -76,6 +79,35 @@ static int list(int fd, drmModeRes *res) {
     return 0;
 }
 
+static int crtcs(int fd, drmModeRes *res) {
+    drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1);
+    for (int i = 0; i < res->count_connectors; i++) {
+        drmModeConnector *c = drmModeGetConnector(fd, res->connectors[i]);
+        if (!c) continue;
+        char name[64];
+        conn_name(c, name, sizeof name);
+        drmModeEncoder *e = c->encoder_id ? drmModeGetEncoder(fd, c->encoder_id) : NULL;
+        uint32_t crtc_id = e ? e->crtc_id : 0;
+        drmModeFreeEncoder(e);
+        if (crtc_id) {
+            long active = -1;
+            drmModeObjectProperties *props = drmModeObjectGetProperties(fd, crtc_id, DRM_MODE_OBJECT_CRTC);
+            for (uint32_t p = 0; props && p < props->count_props; p++) {
+                drmModePropertyRes *prop = drmModeGetProperty(fd, props->props[p]);
+                if (prop && !strcmp(prop->name, "ACTIVE")) active = (long)props->prop_values[p];
+                drmModeFreeProperty(prop);
+            }
+            drmModeFreeObjectProperties(props);
+            drmModeCrtc *crtc = drmModeGetCrtc(fd, crtc_id);
+            printf("%s crtc=%u active=%ld mode=%ux%u\n", name, crtc_id, active,
+                   crtc && crtc->mode_valid ? crtc->mode.hdisplay : 0, crtc && crtc->mode_valid ? crtc->mode.vdisplay : 0);
+            drmModeFreeCrtc(crtc);
+        }
+        drmModeFreeConnector(c);
+    }
+    return 0;
+}
+
 /* A CRTC for the connector: its encoder's current one, else any its encoders can drive. */
 static uint32_t pick_crtc(int fd, drmModeRes *res, drmModeConnector *c) {
     if (c->encoder_id) {
@@ -97,7 +129,7 @@ int main(int argc, char **argv) {
     const char *device = "/dev/dri/card0", *want_conn = NULL;
     unsigned want_w = 0, want_h = 0;
     long fill = -1;
-    bool do_list = false;
+    bool do_list = false, do_crtcs = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--device") && v) { device = v; i++; }
@@ -105,6 +137,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--mode") && v) { if (sscanf(v, "%ux%u", &want_w, &want_h) != 2) goto usage; i++; }
         else if (!strcmp(a, "--fill") && v) { fill = strtol(v, NULL, 16); i++; }
         else if (!strcmp(a, "--list")) do_list = true;
+        else if (!strcmp(a, "--crtcs")) do_crtcs = true;
         else goto usage;
     }
 
@@ -113,6 +146,7 @@ int main(int argc, char **argv) {
     drmModeRes *res = drmModeGetResources(fd);
     if (!res) die("drmModeGetResources");
     if (do_list) return list(fd, res);
+    if (do_crtcs) return crtcs(fd, res);
 
     drmModeConnector *conn = NULL;
     char name[64] = "";
@@ -181,6 +215,6 @@ int main(int argc, char **argv) {
     return 0;
 
 usage:
-    fprintf(stderr, "usage: drmframe [--device PATH] [--connector NAME] [--mode WxH] [--fill RRGGBB] | --list\n");
+    fprintf(stderr, "usage: drmframe [--device PATH] [--connector NAME] [--mode WxH] [--fill RRGGBB] | --list | --crtcs\n");
     return 2;
 }
