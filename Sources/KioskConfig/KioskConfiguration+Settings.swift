@@ -112,27 +112,13 @@ extension KioskConfiguration {
         choice(
             "keyboard-layout", flag: "--keyboard-layout", \.keyboardLayout,
             help: "The on-screen keyboard's layout: en (QWERTY) or de (QWERTZ with umlauts); default: en.", reload: .live),
-        Setting(
-            key: "hotplug-debounce-ms", fileForm: .integer, flag: "--hotplug-debounce", environmentVariable: "KIOSK_HOTPLUG_DEBOUNCE_MS",
-            valueName: "MS", help: "Display hotplug events closer together than this are acted on once; default: 300.",
-            reload: .live, validText: { _ in "\(debounceRange.lowerBound) to \(debounceRange.upperBound) (milliseconds)" },
-            parse: { text, configuration, _ in
-                guard let milliseconds = Int(text) else { return notValid(text) }
-                guard debounceRange.contains(milliseconds) else { return ValueProblem("\(milliseconds) is out of range") }
-                configuration.hotplugDebounceMilliseconds = milliseconds
-                return nil
-            }, reset: nil, spelled: { String($0.hotplugDebounceMilliseconds) }),
-        Setting(
-            key: "idle-timeout", fileForm: .integer, flag: "--idle-timeout", environmentVariable: "KIOSK_IDLE_TIMEOUT",
+        integer(
+            "hotplug-debounce-ms", flag: "--hotplug-debounce", \.hotplugDebounceMilliseconds, in: debounceRange, unit: "milliseconds",
+            valueName: "MS", help: "Display hotplug events closer together than this are acted on once; default: 300."),
+        integer(
+            "idle-timeout", flag: "--idle-timeout", \.idleTimeoutSeconds, in: idleTimeoutRange, unit: "seconds; 0: never",
             valueName: "SECONDS",
-            help: "Turn a screen off after this many seconds without input on it (a touch or key wakes it); default: 0, never.",
-            reload: .live, validText: { _ in "\(idleTimeoutRange.lowerBound) to \(idleTimeoutRange.upperBound) (seconds; 0: never)" },
-            parse: { text, configuration, _ in
-                guard let seconds = Int(text) else { return notValid(text) }
-                guard idleTimeoutRange.contains(seconds) else { return ValueProblem("\(seconds) is out of range") }
-                configuration.idleTimeoutSeconds = seconds
-                return nil
-            }, reset: nil, spelled: { String($0.idleTimeoutSeconds) }),
+            help: "Turn a screen off after this many seconds without input on it (a touch or key wakes it); default: 0, never."),
         Setting(
             key: "primary", fileForm: .string, flag: "--primary", environmentVariable: "KIOSK_PRIMARY", valueName: "SCREEN",
             help: "The main screen whenever it is connected: a connector name or a screen label of the file.",
@@ -284,6 +270,22 @@ extension KioskConfiguration {
                 configuration[keyPath: keyPath] = value
                 return nil
             }, reset: nil, spelled: { $0[keyPath: keyPath].rawValue })
+    }
+
+    /// A whole number within `range`, applied live.
+    static func integer(
+        _ key: String, flag: String, _ keyPath: WritableKeyPath<KioskConfiguration, Int> & Sendable, in range: ClosedRange<Int>,
+        unit: String, valueName: String, help: String
+    ) -> Setting {
+        Setting(
+            key: key, fileForm: .integer, flag: flag, environmentVariable: variable(key), valueName: valueName, help: help,
+            reload: .live, validText: { _ in "\(range.lowerBound) to \(range.upperBound) (\(unit))" },
+            parse: { text, configuration, _ in
+                guard let value = Int(text) else { return notValid(text) }
+                guard range.contains(value) else { return ValueProblem("\(value) is out of range") }
+                configuration[keyPath: keyPath] = value
+                return nil
+            }, reset: nil, spelled: { String($0[keyPath: keyPath]) })
     }
 
     /// A device path: absolute, taken as written.
