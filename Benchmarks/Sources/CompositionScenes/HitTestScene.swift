@@ -104,11 +104,32 @@ public final class HitTestScene {
 /// `Touch` made on the screen, one event per frame through `Application.sendEvent`) down to the view's
 /// `touchesBegan` and `touchesEnded`, on the 100 x 100 scene with the touch landing on the frontmost window.
 /// libinput's own part is left out: it cannot make events without a real device.
+///
+/// Where the touch lands: on a 100x100 recording view added in front of the frontmost window's 100 views
+/// (the hit test visits that one view), or, `throughAllViews`, on the frontmost window's back-most view,
+/// subview 0, as in `HitTestScene` (no recording view is added): the hit test visits all 100 views, as the
+/// frontmostWindow hit test does.
+///
+/// `withGestureRecognizers` attaches a `TapGestureRecognizer` to every view (the 10,000 and the recording
+/// view) and a `PanGestureRecognizer` to every window, so a new touch collects two recognizers (its view's
+/// tap and its window's pan, `Application.route`), which see it before the view does: the tap recognizes
+/// when it lifts, the pan fails, and the view gets `touchesCancelled` instead of `touchesEnded` (the tap
+/// cancels touches in its view, as UIKit's).
 @MainActor
 public final class TouchDispatchScene {
     public let scene = HitTestScene(kind: .frontmostWindow)
+    /// Where the touches go down, and the view they must land on.
+    public let point: Point
+    public let landingView: View
+    /// Touch phases the recording view saw (began and ended; not the cancel a recognizer sends instead of
+    /// the end); 0 with `throughAllViews`.
     public private(set) var delivered = 0
-    private let recorder: RecordingView
+    /// Touches put down by `touchDown` that landed on `landingView` (checked when they lift).
+    public private(set) var landed = 0
+    /// Taps the landing view's tap recognizer recognized (0 without recognizers).
+    public private(set) var recognized = 0
+    /// The touch `touchDown` put down, until `lift` ends it.
+    private var touch: Touch?
 
     final class RecordingView: View {
         var onTouch: () -> Void = {}
@@ -116,19 +137,49 @@ public final class TouchDispatchScene {
         override func touchesEnded(_ touches: Set<Touch>, with event: Event) { onTouch() }
     }
 
-    public init() {
-        let recorder = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-        // In front of everything else in the frontmost window, at the scene's point.
-        scene.windows.last!.addSubview(recorder)
-        self.recorder = recorder
-        recorder.onTouch = { [unowned self] in self.delivered += 1 }
+    public init(withGestureRecognizers: Bool = false, throughAllViews: Bool = false) {
+        point = HitTestScene.point
+        if throughAllViews {
+            landingView = scene.expectedView
+        } else {
+            let recorder = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+            // In front of everything else in the frontmost window, at the scene's point.
+            scene.windows.last!.addSubview(recorder)
+            landingView = recorder
+            recorder.onTouch = { [unowned self] in self.delivered += 1 }
+        }
+        precondition(Application.shared.hitTest(point, on: scene.screen)?.1 === landingView, "the touch does not land where expected")
+        guard withGestureRecognizers else { return }
+        for window in scene.windows {
+            window.addGestureRecognizer(PanGestureRecognizer())
+            for view in window.subviews where view !== landingView { view.addGestureRecognizer(TapGestureRecognizer()) }
+        }
+        landingView.addGestureRecognizer(TapGestureRecognizer { [unowned self] _ in self.recognized += 1 })
     }
 
     /// One tap: down and up, each its own event, as two libinput frames.
     public func tap(timestamp: Double) {
-        let touch = Touch(screen: scene.screen, location: HitTestScene.point, timestamp: timestamp)
+        let touch = Touch(screen: scene.screen, location: point, timestamp: timestamp)
         Application.shared.sendEvent(Event(touches: [touch], timestamp: timestamp))
-        touch.update(phase: .ended, location: HitTestScene.point, timestamp: timestamp + 0.05)
+        touch.update(phase: .ended, location: point, timestamp: timestamp + 0.05)
         Application.shared.sendEvent(Event(touches: [touch], timestamp: timestamp + 0.05))
+    }
+
+    /// The down half of a tap: a new `Touch` through `Application.sendEvent` (routing: the hit test and,
+    /// with recognizers, collecting the touch's recognizers; then delivery to them and to the view).
+    public func touchDown(timestamp: Double) {
+        precondition(touch == nil, "touchDown: the last touch was not lifted")
+        let touch = Touch(screen: scene.screen, location: point, timestamp: timestamp)
+        self.touch = touch
+        Application.shared.sendEvent(Event(touches: [touch], timestamp: timestamp))
+    }
+
+    /// The up half: the touch `touchDown` put down ends (the tap recognizes), so the next one starts afresh.
+    public func lift() {
+        guard let touch else { preconditionFailure("lift: no touch is down") }
+        self.touch = nil
+        if touch.view === landingView { landed += 1 }
+        touch.update(phase: .ended, location: point, timestamp: touch.timestamp + 0.05)
+        Application.shared.sendEvent(Event(touches: [touch], timestamp: touch.timestamp))
     }
 }
