@@ -14,22 +14,25 @@ import KioskKit
 @MainActor private var hitTesting: HitTestScene?
 @MainActor private var touchDispatch: TouchDispatchScene?
 @MainActor private var crossFade: CrossFadeScene?
+@MainActor private var tableScroll: TableScrollScene?
 nonisolated(unsafe) private var baseline: PixmanBaseline?
 nonisolated(unsafe) private var frameMemcpy: FrameMemcpy?
 nonisolated(unsafe) private var scaleUp: ScaleUpScene?
 nonisolated(unsafe) private var scaleUpBaseline: ScaleUpBaseline?
 nonisolated(unsafe) private var crossFadeBaseline: CrossFadeBaseline?
+nonisolated(unsafe) private var tableScrollBaseline: TableScrollBaseline?
 
 /// Sends the (non-Sendable) benchmark object to the main actor; package-benchmark does not touch it
 /// while the closure runs.
 private struct Handle: @unchecked Sendable { let benchmark: Benchmark }
 
 /// Registers a benchmark whose body runs on the main actor, `scaledIterations` times per sample, with the
-/// clock started and stopped there.
+/// clock started and stopped there. `after` runs once per sample after the clock stopped (not measured).
 private func mainActorBenchmark(
     _ name: String, configuration: Benchmark.Configuration,
     setup: @escaping @MainActor @Sendable () -> Void,
     body: @escaping @MainActor @Sendable () -> Void,
+    after: @escaping @MainActor @Sendable () -> Void = {},
     check: @escaping @MainActor @Sendable () -> String? = { nil }
 ) {
     Benchmark(name, configuration: configuration) { benchmark async in
@@ -39,6 +42,7 @@ private func mainActorBenchmark(
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { body() }
             benchmark.stopMeasurement()
+            after()
             if let failure = check() { benchmark.error(failure) }
         }
     } setup: {
@@ -47,7 +51,9 @@ private func mainActorBenchmark(
         await MainActor.run {
             composition = nil
             hitTesting = nil
+            touchDispatch = nil
             crossFade = nil
+            tableScroll = nil
         }
     }
 }
@@ -77,6 +83,15 @@ private func hitTestConfiguration(_ kind: HitTestScene.Kind?) -> Benchmark.Confi
         : .init(
             metrics: metrics, timeUnits: .nanoseconds, warmupIterations: 3, scalingFactor: .kilo,
             maxDuration: .seconds(5), maxIterations: 2_000)
+}
+
+/// One touch-down per sample, timed alone: the touch is lifted after the clock stops (`after`), so every
+/// sample's touch is new. Start and stop read the clock back to back with the body (package-benchmark), so
+/// the clock adds a few tens of nanoseconds to a few microseconds.
+private func touchDownConfiguration() -> Benchmark.Configuration {
+    .init(
+        metrics: metrics, timeUnits: .nanoseconds, warmupIterations: 20, scalingFactor: .one,
+        maxDuration: .seconds(5), maxIterations: 50_000)
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -195,6 +210,49 @@ let benchmarks: @Sendable () -> Void = {
             })
     }
 
+    // MARK: One momentum frame of a full-screen table view, against raw pixman in the same run
+
+    Benchmark(
+        "Baseline: raw pixman, table scroll frame (25 rows: SRC 1920x44 + OVER 1888x44 each)", configuration: frameConfiguration()
+    ) { benchmark in
+        guard let tableScrollBaseline else { fatalError("no baseline") }
+        for _ in benchmark.scaledIterations { tableScrollBaseline.composeNextFrame() }
+    } setup: {
+        await MainActor.run { tableScrollBaseline = TableScrollBaseline() }
+    } teardown: {
+        tableScrollBaseline = nil
+    }
+
+    Benchmark(
+        "Baseline: raw pixman, table scroll frame + SRC copy into a second buffer", configuration: frameConfiguration()
+    ) { benchmark in
+        guard let tableScrollBaseline else { fatalError("no baseline") }
+        for _ in benchmark.scaledIterations { tableScrollBaseline.composeNextFrameAndCopy() }
+    } setup: {
+        await MainActor.run { tableScrollBaseline = TableScrollBaseline() }
+    } teardown: {
+        tableScrollBaseline = nil
+    }
+
+    for scanout in [false, true] {
+        mainActorBenchmark(
+            scanout
+                ? "Compositor: table scroll frame, scanout output (shadow + copy, as DRM)"
+                : "Compositor: table scroll frame, 1920x1080 list of labels (painted in place, as headless)",
+            configuration: frameConfiguration(),
+            setup: {
+                let scene = TableScrollScene(scanoutOutput: scanout)
+                scene.expectFrames(damage: Region(scene.fullScreen))
+                tableScroll = scene
+            },
+            body: { tableScroll!.composeNextFrame() },
+            check: {
+                tableScroll!.output.unexpectedFrames > 0
+                    ? "a frame had unexpected damage or age"
+                    : tableScroll!.composeCheckedFrame() ? nil : "a cell or label was redrawn during the scroll"
+            })
+    }
+
     // MARK: The compositor
 
     mainActorBenchmark(
@@ -261,6 +319,32 @@ let benchmarks: @Sendable () -> Void = {
         setup: { touchDispatch = TouchDispatchScene() },
         body: { touchDispatch!.tap(timestamp: 1) },
         check: { touchDispatch!.delivered > 0 ? nil : "no touch reached the view" })
+
+    mainActorBenchmark(
+        "Touch: one tap with gesture recognizers (tap on each view, pan on each window; down + up)",
+        configuration: hitTestConfiguration(nil),
+        setup: { touchDispatch = TouchDispatchScene(withGestureRecognizers: true) },
+        body: { touchDispatch!.tap(timestamp: 1) },
+        check: {
+            touchDispatch!.delivered > 0 && touchDispatch!.recognized > 0 ? nil : "no touch reached the view or its tap recognizer"
+        })
+
+    // A new touch alone (the touch-down), one per sample, with and without recognizers, landing where the
+    // frontmostWindow hit test does (all 100 views of the frontmost window visited).
+    for recognizers in [false, true] {
+        mainActorBenchmark(
+            recognizers
+                ? "Touch: touch-down through 100 views with gesture recognizers (tap on each view, pan on each window)"
+                : "Touch: touch-down through 100 views (100 windows x 100 views, as the frontmostWindow hit test)",
+            configuration: touchDownConfiguration(),
+            setup: { touchDispatch = TouchDispatchScene(withGestureRecognizers: recognizers, throughAllViews: true) },
+            body: { touchDispatch!.touchDown(timestamp: 1) },
+            after: { touchDispatch!.lift() },
+            check: {
+                touchDispatch!.landed == 0 || (recognizers && touchDispatch!.recognized != touchDispatch!.landed)
+                    ? "a touch did not reach the view or its tap recognizer" : nil
+            })
+    }
 
     mainActorBenchmark(
         "Hit test: Window.hitTest of one window of 100 views", configuration: hitTestConfiguration(nil),

@@ -15,7 +15,8 @@ import KioskKit
 let scenarios = [
     "full-frame", "scanout-frame", "copy", "damage-200", "move-200", "pixman", "pixman-copy", "memcpy",
     "hit-frontmost", "hit-non-interactive", "hit-pass-through", "hit-window", "scale-up", "pixman-scale-up",
-    "cross-fade", "scanout-cross-fade", "pixman-cross-fade", "pixman-cross-fade-copy",
+    "cross-fade", "scanout-cross-fade", "pixman-cross-fade", "pixman-cross-fade-copy", "table-scroll", "scanout-table-scroll",
+    "pixman-table-scroll", "pixman-table-scroll-copy", "tap", "tap-gestures", "touch-down", "touch-down-gestures",
 ]
 let arguments = CommandLine.arguments
 if arguments.count >= 2, arguments[1] == "check" {
@@ -67,13 +68,33 @@ if arguments.count >= 2, arguments[1] == "check" {
     print(
         "cross-fade, compositor (in place and scanout) vs raw pixman, each of \(CrossFadeAnimation.frameCount) "
             + "steps: at most \(crossFadePixels) pixels differ")
+    // The table scroll, a few frames through the compositor (both offsets, on each output) against raw
+    // pixman compositing the rows in view at the same offset onto black: the cells cover the screen, so
+    // no pixel may differ, and nothing may have been redrawn.
+    var tablePixels = 0
+    let tableBaseline = TableScrollBaseline()
+    for scanout in [false, true] {
+        let table = TableScrollScene(scanoutOutput: scanout)
+        table.expectFrames(damage: Region(table.fullScreen))
+        for frame in 0..<4 {
+            precondition(table.composeCheckedFrame(), "table scroll: a cell or label was redrawn")
+            tableBaseline.clear()
+            tableBaseline.compose(offset: table.tableView.contentOffset.y)
+            tablePixels = max(tablePixels, tableBaseline.differingPixels(from: table.output.buffer))
+            if arguments.count >= 3, !scanout, frame == 0 {
+                try table.output.buffer.writePNG(to: arguments[2] + "/table-scroll-frame.png")
+            }
+        }
+        precondition(table.output.unexpectedFrames == 0, "table scroll: unexpected damage")
+    }
+    print("table scroll, compositor (in place and scanout) vs raw pixman, offsets 4 and 0 twice: at most \(tablePixels) pixels differ")
     if arguments.count >= 3 {
         let path = arguments[2] + "/composition-frame.png"
         try scene.output.buffer.writePNG(to: path)
         try scaleUp.shadow.writePNG(to: arguments[2] + "/scale-up-last-frame.png")
-        print("wrote \(path), scale-up-last-frame.png and cross-fade-middle-frame.png")
+        print("wrote \(path), scale-up-last-frame.png, cross-fade-middle-frame.png and table-scroll-frame.png")
     }
-    exit(differing == 0 && scaleUpLargest <= 3 && crossFadePixels == 0 ? 0 : 1)
+    exit(differing == 0 && scaleUpLargest <= 3 && crossFadePixels == 0 && tablePixels == 0 ? 0 : 1)
 }
 guard arguments.count >= 2, scenarios.contains(arguments[1]) else {
     FileHandle.standardError.write("usage: CompositionProfile <\(scenarios.joined(separator: "|"))> [iterations]\n".data(using: .utf8)!)
@@ -89,6 +110,23 @@ func measured(_ iterations: Int, _ body: () -> Void) -> Double {
     for _ in 0..<iterations { body() }
     return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations) / 1000
 }
+
+/// `body` once, measured, then `after` (not measured), `iterations` times: for an operation that needs
+/// undoing before the next. Callgrind collects inside `measuredStep` only, by the same toggle (so this
+/// function's name must not contain "measured": a second toggle on the way in would turn collection off).
+func stepwise(_ iterations: Int, _ body: () -> Void, after: () -> Void) -> Double {
+    var nanoseconds: UInt64 = 0
+    for _ in 0..<iterations {
+        let start = DispatchTime.now().uptimeNanoseconds
+        measuredStep(body)
+        nanoseconds += DispatchTime.now().uptimeNanoseconds - start
+        after()
+    }
+    return Double(nanoseconds) / Double(iterations) / 1000
+}
+
+@inline(never)
+func measuredStep(_ body: () -> Void) { body() }
 
 var microseconds: Double
 switch scenario {
@@ -130,6 +168,28 @@ case "pixman-cross-fade", "pixman-cross-fade-copy":
     microseconds =
         scenario == "pixman-cross-fade"
         ? measured(iterations) { baseline.composeNextFrame() } : measured(iterations) { baseline.composeNextFrameAndCopy() }
+case "table-scroll", "scanout-table-scroll":
+    // table-scroll paints in place (headless); scanout-table-scroll uses a shadow and copies, as DRM does.
+    let scene = TableScrollScene(scanoutOutput: scenario == "scanout-table-scroll")
+    scene.expectFrames(damage: Region(scene.fullScreen))
+    microseconds = measured(iterations) { scene.composeNextFrame() }
+    precondition(scene.output.unexpectedFrames == 0, "unexpected damage")
+    precondition(scene.composeCheckedFrame(), "a cell or label was redrawn")
+case "pixman-table-scroll", "pixman-table-scroll-copy":
+    let baseline = TableScrollBaseline()
+    microseconds =
+        scenario == "pixman-table-scroll"
+        ? measured(iterations) { baseline.composeNextFrame() } : measured(iterations) { baseline.composeNextFrameAndCopy() }
+case "tap", "tap-gestures":
+    let scene = TouchDispatchScene(withGestureRecognizers: scenario == "tap-gestures")
+    microseconds = measured(iterations) { scene.tap(timestamp: 1) }
+    precondition(scene.delivered > 0 && (scenario == "tap" || scene.recognized == iterations), "the taps did not arrive")
+case "touch-down", "touch-down-gestures":
+    // Only the touch-down is measured (and counted by callgrind); the touch is lifted after each. It lands
+    // where hit-frontmost's does, after visiting the frontmost window's 100 views.
+    let scene = TouchDispatchScene(withGestureRecognizers: scenario == "touch-down-gestures", throughAllViews: true)
+    microseconds = stepwise(iterations, { scene.touchDown(timestamp: 1) }, after: { scene.lift() })
+    precondition(scene.landed == iterations && (scenario == "touch-down" || scene.recognized == iterations), "the touches did not arrive")
 case "memcpy":
     let copy = FrameMemcpy()
     microseconds = measured(iterations) { copy.copy() }
