@@ -10,11 +10,12 @@ out=$(mktemp -d)
 # every count 0): profile a copy without it (the symbol table stays, so the toggle and the names work).
 binary=$out/CompositionProfile
 objcopy --strip-debug .build/release/CompositionProfile "$binary"
-scenarios=${*:-"pixman pixman-copy memcpy pixman-scale-up scale-up pixman-cross-fade pixman-cross-fade-copy cross-fade scanout-cross-fade full-frame scanout-frame copy damage-200 move-200 hit-window hit-frontmost hit-non-interactive hit-pass-through"}
+scenarios=${*:-"pixman pixman-copy memcpy pixman-scale-up scale-up pixman-cross-fade pixman-cross-fade-copy cross-fade scanout-cross-fade pixman-table-scroll pixman-table-scroll-copy table-scroll scanout-table-scroll full-frame scanout-frame copy damage-200 move-200 hit-window hit-frontmost hit-non-interactive hit-pass-through tap tap-gestures touch-down touch-down-gestures"}
 for scenario in $scenarios; do
     case $scenario in
         *scale-up) iterations=30 ;;  # the whole animation, 1.0 -> 1.25
         *cross-fade|*cross-fade-copy) iterations=30 ;;  # the whole fade, 30 steps
+        *table-scroll*) iterations=20 ;;  # both offsets, ten times each
         pixman*|memcpy|full-frame|scanout-frame|copy|hit-pass-through) iterations=20 ;;
         *) iterations=500 ;;
     esac

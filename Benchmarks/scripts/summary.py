@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reads the text output of `swift package benchmark` (stdin or a file) and prints the p50 wall-clock time
-of each benchmark, the ratios issue 4 sets targets for, and whether each target is met.
+of each benchmark, the ratios issues 4 and 14 set targets for, and whether each target is met.
 
     swift package benchmark --no-progress 2>&1 | tee /tmp/run.txt
     python3 scripts/summary.py /tmp/run.txt
@@ -54,6 +54,15 @@ def main():
     cross_fade_pixman_black = find(results, "Baseline: raw pixman, cross-fade frame on black")
     cross_fade = find(results, "Compositor: cross-fade of 2 full-screen windows (painted in place")
     cross_fade_scanout = find(results, "Compositor: cross-fade of 2 full-screen windows, scanout output")
+    table_pixman = find(results, "Baseline: raw pixman, table scroll frame (")
+    table_pixman_copy = find(results, "Baseline: raw pixman, table scroll frame + SRC copy")
+    table = find(results, "Compositor: table scroll frame, 1920x1080")
+    table_scanout = find(results, "Compositor: table scroll frame, scanout output")
+    hit_test = find(results, "Hit test: 100 windows x 100 views, frontmostWindow")
+    touch_down = find(results, "Touch: touch-down from Touch")
+    touch_down_gestures = find(results, "Touch: touch-down with gesture recognizers")
+    tap = find(results, "Touch: one tap from Touch")
+    tap_gestures = find(results, "Touch: one tap with gesture recognizers")
     print()
 
     def ratio(label, a, b, limit=None, percent=False):
@@ -76,6 +85,12 @@ def main():
     ratio(
         "cross-fade on a scanout output / (raw pixman 2 composites + one frame copy)",
         cross_fade_scanout, cross_fade_pixman_copy, 1.0)
+    ratio("table scroll frame / raw pixman (the same 25 SRC + 25 OVER)", table, table_pixman, 1.0)
+    ratio("table scroll frame on a scanout output / (raw pixman + one frame copy)", table_scanout, table_pixman_copy, 1.0)
+    ratio("touch-down with gesture recognizers / without", touch_down_gestures, touch_down)
+    ratio("touch-down without recognizers / hit test alone (frontmostWindow)", touch_down, hit_test)
+    ratio("touch-down with recognizers / hit test alone (frontmostWindow)", touch_down_gestures, hit_test)
+    ratio("tap with gesture recognizers / without", tap_gestures, tap)
     for name, value in results.items():
         if name.startswith("Touch:"):
             print(f"{name}: {value:.2f} µs (in process; the system test measures kernel -> view)")
