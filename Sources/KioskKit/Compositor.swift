@@ -396,10 +396,13 @@ public final class Compositor: WindowChangeObserver {
         clip: PixelRect?, damage: inout Region
     ) -> LayerContent {
         let dirty = view.takeDirtyRect()
+        var sizeChanged = false
+        if let cache = view.rendering.cache { sizeChanged = cache.width != Int(size.width) || cache.height != Int(size.height) }
+        // Most views are clean in most frames (a scroll moves 100 of them): their content is read in place,
+        // without copying the layer state out and back (a retain and release of the cache per copy).
+        if dirty.isNull, !sizeChanged, view.rendering.isValid { return view.rendering.content }
         var layer = view.rendering
         defer { view.rendering = layer }
-        let sizeChanged = layer.cache.map { $0.width != Int(size.width) || $0.height != Int(size.height) } ?? false
-        guard !dirty.isNull || sizeChanged || !layer.isValid else { return layer.content }
 
         // Views that only have a background colour (no draw(_:), no border, square corners) need no
         // bitmap: they are filled straight into the frame.
