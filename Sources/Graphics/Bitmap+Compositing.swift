@@ -1,4 +1,5 @@
 import CPixman
+import Glibc
 
 /// Composition with pixman: windows over the screen's shadow buffer, background fills, and the rotated
 /// copy into a panel's buffer.
@@ -252,5 +253,30 @@ extension Bitmap {
     static func maskAlpha(_ opacity: Double) -> UInt16 {
         let o = opacity.isNaN ? 0 : min(max(opacity, 0), 1)
         return UInt16(o * 65535 + 0.5)
+    }
+}
+
+extension Bitmap {
+    /// Moves pixels within the bitmap: each pixel of `destination` takes the value of the pixel
+    /// `(dx, dy)` away (`destination` offset by `(dx, dy)` must lie inside the bitmap), the overlap handled
+    /// as `memmove` does. A scroll moves what stays in view this way instead of compositing it again.
+    /// pixman_blt does not allow its source and destination to overlap, so the rows are moved here, in
+    /// the order that reads each row before it is written.
+    public func move(_ destination: PixelRect, from dx: Int32, _ dy: Int32) {
+        let target = destination.intersection(bounds)
+        let source = PixelRect(x: target.x + dx, y: target.y + dy, width: target.width, height: target.height)
+        precondition(source.intersection(bounds) == source, "Bitmap.move: the source \(source) is outside \(bounds)")
+        guard !target.isEmpty, dx != 0 || dy != 0 else { return }
+        // Both formats are 32-bit words.
+        let bytesPerPixel = 4
+        let rowBytes = Int(target.width) * bytesPerPixel
+        beginDirectAccess()
+        defer { endDirectWrite() }
+        let rows = Array(0..<Int(target.height))
+        for row in dy > 0 ? rows : rows.reversed() {
+            let to = data + (Int(target.y) + row) * stride + Int(target.x) * bytesPerPixel
+            let from = data + (Int(source.y) + row) * stride + Int(source.x) * bytesPerPixel
+            memmove(to, from, rowBytes)
+        }
     }
 }

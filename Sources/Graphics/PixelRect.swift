@@ -39,6 +39,9 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
+    /// The same rectangle moved by `(dx, dy)`.
+    public func offsetBy(dx: Int32, dy: Int32) -> PixelRect { PixelRect(x: x + dx, y: y + dy, width: width, height: height) }
+
     /// One past the last column and row, computed without overflow.
     public var maxX: Int64 { Int64(x) + Int64(width) }
     public var maxY: Int64 { Int64(y) + Int64(height) }

@@ -69,6 +69,11 @@ public final class Compositor: WindowChangeObserver {
 
     private var states: [ObjectIdentifier: ScreenState] = [:]
     private var frameScheduled = false
+    /// The scroll views found by the walk of the frame being composed.
+    private var scrollRegions: [ScrollRegion] = []
+    /// Whether a scroll moves what stays in view instead of painting it again. Off only to prove in tests
+    /// that it changes nothing.
+    public var isScrollCopyEnabled = true
     /// How many buffers' worth of damage to remember; an older buffer is repainted whole.
     static let damageRingLength = 4
     private static let log = Logger(label: "kiosk.compositor")
@@ -257,14 +262,21 @@ public final class Compositor: WindowChangeObserver {
         }
         let windows = application.visibleWindows(on: screen)
         for window in windows { window.layoutIfNeeded() }
+        scrollRegions.removeAll(keepingCapacity: true)
         let layers = collectLayers(of: windows, damage: &damage)
+        let scroll =
+            isScrollCopyEnabled && !state.fullRepaint && reportedDamage == nil
+            ? planScrollCopies(layers: layers, state: state, screenRect: screenRect) : ScrollPlan()
+        state.scrolls = scrollRegions.map { ($0.view, $0) }.reduce(into: [:]) { $0[$1.0] = $1.1 }
 
-        // Placements: what moved, appeared, vanished or changed looks damages its old and new place.
+        // Placements: what moved, appeared, vanished or changed looks damages its old and new place (the
+        // layers a scroll copy moves, and those it accounts for, excepted).
         var placements: [ObjectIdentifier: Placement] = [:]
         placements.reserveCapacity(layers.count)
         for layer in layers {
             let id = ObjectIdentifier(layer.view)
             placements[id] = layer.placement
+            if scroll.handled.contains(id) { continue }
             if let old = state.placements[id] {
                 if old != layer.placement {
                     damage.formUnion(old.visibleRect)
@@ -274,8 +286,9 @@ public final class Compositor: WindowChangeObserver {
                 damage.formUnion(layer.placement.visibleRect)
             }
         }
-        for (id, old) in state.placements where placements[id] == nil { damage.formUnion(old.visibleRect) }
+        for (id, old) in state.placements where placements[id] == nil && !scroll.handled.contains(id) { damage.formUnion(old.visibleRect) }
         state.placements = placements
+        damage.formUnion(scroll.damage)
 
         if state.fullRepaint {
             damage = Region(screenRect)
@@ -283,7 +296,9 @@ public final class Compositor: WindowChangeObserver {
         }
         if let reportedDamage { damage = reportedDamage }
         damage = damage.intersection(screenRect)
-        guard !damage.isEmpty else { return }
+        // What changes on the screen: what is painted, and what a scroll copy moves.
+        let changed = scroll.copies.isEmpty ? damage : damage.union(scroll.moved).intersection(screenRect)
+        guard !changed.isEmpty else { return }
 
         guard let buffer = output.nextBuffer(for: screen) else {
             // The output cannot take a frame now (e.g. the session is paused): paint it all when it can.
@@ -292,7 +307,7 @@ public final class Compositor: WindowChangeObserver {
             return
         }
         let physicalRect = PixelRect(x: 0, y: 0, width: Int32(mode.width), height: Int32(mode.height))
-        let physicalDamage = damage.transformed(by: screen.rotation, logicalSize: logical)
+        let physicalDamage = changed.transformed(by: screen.rotation, logicalSize: logical)
         // What this buffer missed: this frame's damage and that of every frame since it was last drawn.
         var bufferDamage = physicalDamage
         if buffer.age == 0 || buffer.age - 1 > state.damageRing.count {
@@ -303,19 +318,25 @@ public final class Compositor: WindowChangeObserver {
         if output.buffersAreCachedMemory && screen.rotation == .normal {
             // Paint in place: no shadow, no copy (what the benchmark's full frame is measured against).
             state.shadow = nil
-            paint(layers, into: buffer.bitmap, damage: bufferDamage)
-        } else {
-            let shadow: Bitmap
-            if let existing = state.shadow {
-                shadow = existing
+            if !scroll.copies.isEmpty, buffer.age == 1 {
+                // The buffer holds the last frame: move what stays in view, paint the rest.
+                for copy in scroll.copies { buffer.bitmap.move(copy.destination, from: copy.dx, copy.dy) }
+                paint(layers, into: buffer.bitmap, damage: damage)
             } else {
-                shadow = Bitmap(width: width, height: height, format: .xrgb8888)
-                state.shadow = shadow
-                // A new shadow holds nothing yet: paint all of it once.
-                damage = Region(screenRect)
+                paint(layers, into: buffer.bitmap, damage: bufferDamage)
             }
-            paint(layers, into: shadow, damage: damage)
-            buffer.bitmap.copy(from: shadow, rotation: screen.rotation, region: bufferDamage)
+        } else {
+            if let shadow = state.shadow {
+                // The shadow holds the last frame: move what stays in view, paint the rest.
+                for copy in scroll.copies { shadow.move(copy.destination, from: copy.dx, copy.dy) }
+                paint(layers, into: shadow, damage: damage)
+            } else {
+                // A new shadow holds nothing yet: paint all of it once.
+                let shadow = Bitmap(width: width, height: height, format: .xrgb8888)
+                state.shadow = shadow
+                paint(layers, into: shadow, damage: Region(screenRect))
+            }
+            buffer.bitmap.copy(from: state.shadow!, rotation: screen.rotation, region: bufferDamage)
         }
         state.damageRing.insert(physicalDamage, at: 0)
         if state.damageRing.count > Self.damageRingLength { state.damageRing.removeLast() }
@@ -323,6 +344,71 @@ public final class Compositor: WindowChangeObserver {
         state.framesComposed += 1
         output.present(buffer, for: screen, damage: bufferDamage)
         frameObserver?(screen)
+    }
+
+    // MARK: Scroll copies
+
+    /// For each scroll view that only scrolled since the last frame (same place on the screen, its own
+    /// layer one opaque colour, an offset changed by whole pixels), the pixels that stay in view are moved
+    /// by the offset's change instead of composited again, and only what that cannot give is damaged: the
+    /// strip that came into view, the content that did not simply move with the offset (changed, new or
+    /// gone views, the indicators, anything whose stacking changed) where it was and where it is, and the
+    /// layers in front of the scroll view over it (a copy moves their pixels too). Views that moved exactly
+    /// with the offset damage nothing. The plan's `moved` is what the copies change (for the output).
+    private func planScrollCopies(layers: [Layer], state: ScreenState, screenRect: PixelRect) -> ScrollPlan {
+        var plan = ScrollPlan()
+        for region in scrollRegions {
+            guard let old = state.scrolls[region.view], old.rect == region.rect else { continue }
+            let deltaX = region.origin.x - old.origin.x, deltaY = region.origin.y - old.origin.y
+            // Only what is on the screen has pixels to move.
+            let rect = region.rect.intersection(screenRect)
+            guard deltaX != 0 || deltaY != 0, deltaX.rounded() == deltaX, deltaY.rounded() == deltaY,
+                abs(deltaX) < Double(rect.width), abs(deltaY) < Double(rect.height)
+            else { continue }
+            let dx = Int32(deltaX), dy = Int32(deltaY)
+            // New pixel p is old pixel p + (dx, dy) where that stays inside the scroll view.
+            let destination = rect.intersection(rect.offsetBy(dx: -dx, dy: -dy))
+            var damage = Region(rect).subtracting(destination)
+            // Old and new layers of the scroll view's content, matched by view.
+            let subtree = region.layers.dropFirst()
+            var previousOldIndex = -1
+            for index in subtree {
+                let layer = layers[index]
+                let id = ObjectIdentifier(layer.view)
+                plan.handled.insert(id)
+                let new = layer.placement
+                if let before = state.placements[id] {
+                    if before.movedExactly(by: -dx, -dy, to: new), before.index > previousOldIndex {
+                        previousOldIndex = before.index
+                        continue
+                    }
+                    damage.formUnion(before.visibleRect.offsetBy(dx: -dx, dy: -dy))
+                    damage.formUnion(before.visibleRect)
+                }
+                damage.formUnion(new.visibleRect)
+            }
+            // Content of the last frame that is gone.
+            let newIDs = Set(subtree.map { ObjectIdentifier(layers[$0].view) })
+            for (id, before) in state.placements where old.layers.dropFirst().contains(before.index) && !newIDs.contains(id) {
+                plan.handled.insert(id)
+                damage.formUnion(before.visibleRect.offsetBy(dx: -dx, dy: -dy))
+                damage.formUnion(before.visibleRect)
+            }
+            // Whatever is in front of the scroll view over it, now or in the last frame.
+            for layer in layers[region.layers.upperBound...] where !layer.placement.visibleRect.intersection(rect).isEmpty {
+                damage.formUnion(layer.placement.visibleRect)
+            }
+            for (_, before) in state.placements where before.index >= old.layers.upperBound {
+                let over = before.visibleRect.intersection(rect)
+                guard !over.isEmpty else { continue }
+                damage.formUnion(over)
+                damage.formUnion(before.visibleRect.offsetBy(dx: -dx, dy: -dy).intersection(rect))
+            }
+            plan.damage.formUnion(damage.intersection(rect))
+            plan.moved.formUnion(rect)
+            plan.copies.append(ScrollCopy(destination: destination, dx: dx, dy: dy))
+        }
+        return plan
     }
 
     /// Walks the windows back to front and their views in tree order, redrawing the caches of views that
@@ -364,6 +450,12 @@ public final class Compositor: WindowChangeObserver {
             transform = contentToScreen
         }
         let content = render(view, at: rect, size: size, transform: transform, clip: clip, damage: &damage)
+        // A scroll view whose own layer is one opaque colour over its whole clipped rect, not transformed or
+        // faded: what it shows can be moved by a scroll (`ScrollRegion`).
+        let scrollStart = layers.count
+        let scrolls =
+            view is ScrollView && transform == nil && alpha >= 1 && view.clipsToBounds && content.isOpaqueFill
+            && contentToScreen.tx.rounded() == contentToScreen.tx && contentToScreen.ty.rounded() == contentToScreen.ty
         if !content.isEmpty {
             let opaque = alpha >= 1 && transform == nil && (view.isOpaque || content.isOpaqueFill)
             layers.append(
@@ -385,6 +477,11 @@ public final class Compositor: WindowChangeObserver {
             walk(
                 subview, toScreen: subview.shownTransformToSuperview.concatenating(toScreen), clip: childClip, alpha: alpha,
                 into: &layers, damage: &damage)
+        }
+        if scrolls, let childClip {
+            scrollRegions.append(
+                ScrollRegion(
+                    view: ObjectIdentifier(view), rect: childClip, origin: view.shownBounds.origin, layers: scrollStart..<layers.count))
         }
     }
 
@@ -476,7 +573,11 @@ public final class Compositor: WindowChangeObserver {
     }
 
     /// Paints `damage` of the shadow: front to back to find what opaque layers hide, then back to front.
+    /// Told the region each paint composites (tests: a scroll paints only what came into view).
+    var paintObserver: ((Region) -> Void)?
+
     private func paint(_ layers: [Layer], into shadow: Bitmap, damage: Region) {
+        paintObserver?(damage)
         var covered = Region()
         var regions = [Region](repeating: Region(), count: layers.count)
         for index in layers.indices.reversed() {
@@ -555,6 +656,31 @@ enum ContentIdentity: Equatable {
     case bitmap(ObjectIdentifier)
 }
 
+/// A scroll view of a frame: its clipped rect on the screen, its bounds' origin (the content offset) and
+/// the range of the frame's layers that are its own and its content's.
+struct ScrollRegion {
+    let view: ObjectIdentifier
+    let rect: PixelRect
+    let origin: Point
+    let layers: Range<Int>
+}
+
+/// Pixels a scroll moves within the frame: each of `destination` takes the one `(dx, dy)` away.
+struct ScrollCopy {
+    let destination: PixelRect
+    let dx: Int32
+    let dy: Int32
+}
+
+/// What the scroll copies of a frame do: the copies, what they leave to paint, the layers whose damage
+/// they account for, and all they change.
+struct ScrollPlan {
+    var copies: [ScrollCopy] = []
+    var damage = Region()
+    var handled: Set<ObjectIdentifier> = []
+    var moved = Region()
+}
+
 /// Where a view was painted in a frame. A difference between two frames damages both places.
 struct Placement: Equatable {
     var rect: PixelRect
@@ -569,6 +695,13 @@ struct Placement: Equatable {
     var transform: AffineTransform?
 
     var visibleRect: PixelRect { clip.map { rect.intersection($0) } ?? rect }
+
+    /// Whether `new` is this placement moved by `(dx, dy)` and nothing else (the same content, clip and
+    /// alpha; its position in the frame's order may differ when views before it came or went).
+    func movedExactly(by dx: Int32, _ dy: Int32, to new: Placement) -> Bool {
+        transform == nil && new.transform == nil && rect.offsetBy(dx: dx, dy: dy) == new.rect && clip == new.clip
+            && alpha == new.alpha && content == new.content && opaque == new.opaque
+    }
 }
 
 struct Layer {
@@ -585,6 +718,8 @@ final class ScreenState {
     var size = PixelRect.zero
     var shadow: Bitmap?
     var placements: [ObjectIdentifier: Placement] = [:]
+    /// The scroll views of the last frame, by view.
+    var scrolls: [ObjectIdentifier: ScrollRegion] = [:]
     /// Damage of the frames before, newest first, in physical pixels.
     var damageRing: [Region] = []
     var needsFrame = false

@@ -334,8 +334,7 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
         list.identifier = "product-list"
         list.dataSource = self
         list.delegate = self
-        list.borderWidth = 1
-        list.borderColor = Color(white: 0.85)
+        // No border: a scroll view whose own layer is one colour has its scrolls copied, not composited.
         title.textAlignment = .center
         title.identifier = "title"
         subtitle.numberOfLines = 0
