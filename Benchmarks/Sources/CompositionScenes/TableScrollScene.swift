@@ -93,7 +93,7 @@ public final class TableScrollScene {
         compositor.composePendingFrames()
         precondition(output.presentedFrames == 1, "a frame after the first had damage")
         precondition(tableView.indexPathsForVisibleRows == expectedRows, "the rows in view are not \(TableScroll.visibleRows)")
-        precondition(tableView.cellsCreated == TableScroll.visibleRows.count, "cells made beyond the rows in view")
+        precondition(tableView.cellCount == TableScroll.visibleRows.count, "cells held beyond the rows in view")
         precondition(!contentWasRedrawn, "the first frame did not draw each cell once")
     }
 
@@ -124,7 +124,7 @@ public final class TableScrollScene {
     /// Whether a cell was made, reused or drawn again since the scene's first frame, or the rows in view
     /// changed (none may: the frames move cached content only).
     public var contentWasRedrawn: Bool {
-        tableView.cellsCreated != TableScroll.visibleRows.count || tableView.indexPathsForVisibleRows != expectedRows
+        tableView.cellCount != TableScroll.visibleRows.count || tableView.indexPathsForVisibleRows != expectedRows
             || tableView.visibleCells.contains { ($0 as? CountingCell)?.drawCount != 1 }
     }
 
