@@ -12,6 +12,8 @@ struct ConfigReader {
     static let edidKeys = ["make", "model", "serial"]
     static let positionKeys = ["x", "y"]
     static let touchKeys = ["match", "screen", "calibration"]
+    static let powerKeys = ["schedule", "wake-during-schedule"]
+    static let scheduleKeys = ["days", "off", "on", "screens"]
 
     /// Positions beyond a million points are typing mistakes; the limit also keeps position plus size
     /// inside the 32-bit coordinates pixman and the kernel use.
@@ -53,6 +55,8 @@ struct ConfigReader {
                 configuration.screens = readScreens(value, at: keyPath)
             case "touch":
                 (configuration.touch, touchScreens) = readTouch(value, at: keyPath)
+            case "power":
+                configuration.power = readPower(value, at: keyPath)
             default:
                 report(.unknownKey(key, in: [], valid: KioskConfiguration.topLevelKeys, origin(keyPath, at: .key)))
             }
@@ -382,6 +386,141 @@ struct ConfigReader {
             }
         }
         return (mappings, references)
+    }
+
+    /// `[power]`: `wake-during-schedule` and the `[[power.schedule]]` entries.
+    private mutating func readPower(_ value: TOML.Value, at path: ConfigKeyPath) -> PowerConfiguration {
+        var power = PowerConfiguration()
+        guard let table = table(value, at: path, valid: "a [power] table") else { return power }
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            let keyPath = path.appending(key)
+            switch key {
+            case "wake-during-schedule":
+                if let flag = boolean(value, at: keyPath) { power.wakeDuringSchedule = flag }
+            case "schedule":
+                guard case .array(let entries) = value else {
+                    report(
+                        .wrongType(
+                            keyPath, expected: "an array of tables", found: value.typeName, valid: "[[power.schedule]] entries",
+                            origin(keyPath, at: .value)))
+                    continue
+                }
+                for index in 0..<entries.count {
+                    let entryPath = keyPath.appending(index: index)
+                    if let schedule = readSchedule(entries[index], at: entryPath) { power.schedules.append(schedule) }
+                }
+            default:
+                report(.unknownKey(key, in: path, valid: Self.powerKeys, origin(keyPath, at: .key)))
+            }
+        }
+        return power
+    }
+
+    private mutating func readSchedule(_ value: TOML.Value, at path: ConfigKeyPath) -> PowerSchedule? {
+        guard let table = table(value, at: path, valid: "a [[power.schedule]] table") else { return nil }
+        var days: Set<PowerSchedule.Weekday>?
+        var off: Int?, on: Int?
+        var screens: [String]?
+        var complete = true
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            let keyPath = path.appending(key)
+            switch key {
+            case "days":
+                let words: [(String, ConfigKeyPath)]
+                switch value {
+                case .string(let text): words = [(text, keyPath)]
+                case .array(let items):
+                    words = items.enumerated().compactMap { index, item in
+                        string(item, at: keyPath.appending(index: index), valid: PowerSchedule.validDays).map {
+                            ($0, keyPath.appending(index: index))
+                        }
+                    }
+                    if words.count != items.count { complete = false }
+                default:
+                    report(
+                        .wrongType(
+                            keyPath, expected: "a string or a list of strings", found: value.typeName, valid: PowerSchedule.validDays,
+                            origin(keyPath, at: .value)))
+                    complete = false
+                    continue
+                }
+                var set: Set<PowerSchedule.Weekday> = []
+                for (word, wordPath) in words {
+                    guard let named = PowerSchedule.days(word) else {
+                        report(
+                            .invalidValue(
+                                wordPath, "\"\(word)\" names no day", valid: PowerSchedule.validDays, origin(wordPath, at: .value)))
+                        complete = false
+                        continue
+                    }
+                    set.formUnion(named)
+                }
+                days = set
+            case "off", "on":
+                guard let text = string(value, at: keyPath, valid: PowerSchedule.validTime) else {
+                    complete = false
+                    continue
+                }
+                guard let minutes = PowerSchedule.minutes(text) else {
+                    report(
+                        .invalidValue(
+                            keyPath, "\"\(text)\" is not a time of day", valid: PowerSchedule.validTime, origin(keyPath, at: .value)))
+                    complete = false
+                    continue
+                }
+                if key == "off" { off = minutes } else { on = minutes }
+            case "screens":
+                let valid = "a list of connector names, e.g. [\"HDMI-A-1\"]"
+                guard case .array(let items) = value else {
+                    report(
+                        .wrongType(keyPath, expected: "a list of strings", found: value.typeName, valid: valid, origin(keyPath, at: .value))
+                    )
+                    complete = false
+                    continue
+                }
+                var names: [String] = []
+                for (index, item) in items.enumerated() {
+                    let itemPath = keyPath.appending(index: index)
+                    guard let name = string(item, at: itemPath, valid: valid) else {
+                        complete = false
+                        continue
+                    }
+                    // Connector names only: the runtime knows a screen by its connector (a label's display
+                    // is found by its EDID inside the backend).
+                    guard ConnectorName.isValid(name) else {
+                        let hint = ConnectorName.correction(of: name).map { "; did you mean \"\($0)\"?" } ?? ""
+                        report(
+                            .invalidValue(
+                                itemPath, "\"\(name)\" is not a connector name\(hint)", valid: valid, origin(itemPath, at: .value)))
+                        complete = false
+                        continue
+                    }
+                    names.append(name)
+                }
+                screens = names
+            default:
+                report(.unknownKey(key, in: path, valid: Self.scheduleKeys, origin(keyPath, at: .key)))
+            }
+        }
+        let required = [
+            ("days", #"days = "mon-fri" (or a list of day names)"#), ("off", #"off = "22:00""#), ("on", #"on = "07:00""#),
+        ]
+        for (key, example) in required where table[key] == nil {
+            report(.missingKey(key, in: path, valid: example, origin(path, at: .key)))
+            complete = false
+        }
+        if let off, let on, off == on {
+            let keyPath = path.appending("on")
+            report(
+                .invalidValue(
+                    keyPath, "the same time as off: the screens would never be off", valid: "a time other than off's",
+                    origin(keyPath, at: .value)))
+            complete = false
+        }
+        guard complete, let days, let off, let on else { return nil }
+        return PowerSchedule(days: days, off: off, on: on, screens: screens, location: location(path, at: .key))
     }
 
     /// Exactly six finite numbers, integers allowed (`[1, 0, 0, 0, 1, 0]` is how people write identity).

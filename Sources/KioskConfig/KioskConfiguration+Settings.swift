@@ -230,7 +230,7 @@ extension KioskConfiguration {
     ]
 
     /// The keys of the file's top level, in the order the example file documents them.
-    static let topLevelKeys = settings.filter(\.isTopLevelKey).map(\.key) + ["app-settings", "screens", "touch"]
+    static let topLevelKeys = settings.filter(\.isTopLevelKey).map(\.key) + ["app-settings", "screens", "touch", "power"]
 
     /// The variables that override the file's keys, in the order they are applied.
     public static let environmentVariables = settings.compactMap(\.environmentVariable)

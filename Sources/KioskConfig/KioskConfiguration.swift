@@ -76,6 +76,8 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// The `[[touch]]` entries in file order, after the command line's `--touch` rules: the first that
     /// matches a device wins.
     public var touch: [TouchConfiguration] = []
+    /// `[power]`: schedules of display power, and whether a touch wakes a screen they turned off.
+    public var power = PowerConfiguration()
     /// Where the headless backend writes `<screen>.png`.
     public var snapshotDirectory = "snapshots"
     /// The headless backend's screens, in order.

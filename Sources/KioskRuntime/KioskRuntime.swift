@@ -119,7 +119,8 @@ public final class KioskRuntime {
         applyKeyboard(configuration)
         display.start()
         reached(.displays)
-        power = PowerManager(application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds))
+        power = PowerManager(
+            application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds), power: configuration.power)
         routeSessionEvents()
         installSignalHandlers()
         do {
@@ -246,6 +247,7 @@ public final class KioskRuntime {
         application.preferredMainScreenName = loaded.primary
         applyKeyboard(loaded)
         power?.idleTimeout = TimeInterval(loaded.idleTimeoutSeconds)
+        power?.power = loaded.power
         display?.reconfigure(loaded)
         router?.reconfigure(loaded)
         let applied = changes.filter { $0.reload == .live }.map(\.key)
@@ -276,6 +278,7 @@ public final class KioskRuntime {
             changes.append(("screens", .live))
         }
         if old.touch != new.touch, !changes.contains(where: { $0.0 == "touch" }) { changes.append(("touch", .live)) }
+        if old.power != new.power { changes.append(("power", .live)) }
         if old.appSettings != new.appSettings { changes.append(("app-settings", .restart)) }
         return changes.map { (key: $0.0, reload: $0.1) }
     }

@@ -1,10 +1,15 @@
+import Glibc
+import KioskConfig
 import KioskKit
 import Logging
 
 /// Display power of the running kiosk: idle blanking (`idle-timeout`: a screen with no input for that long
-/// is turned off) and waking (a touch or key on a screen that is off turns it on; the waking event itself
-/// reaches no window, `Application.route` swallows it). One timer per screen, set to the moment its idle
-/// time runs out and moved by input: an idle kiosk wakes once, to blank, then never.
+/// is turned off), schedules (`[[power.schedule]]`: off and on again by the local clock) and waking (a
+/// touch or key on a screen that is off turns it on, unless the schedule turned it off and
+/// `wake-during-schedule` is false; the waking event itself reaches no window, `Application.route`
+/// swallows it). One idle timer per screen, set to the moment its idle time runs out and moved by input,
+/// and one schedule timer at the next scheduled change: an idle kiosk wakes to blank, then not until the
+/// schedule's next change.
 @MainActor
 final class PowerManager {
     unowned let application: Application
@@ -13,38 +18,67 @@ final class PowerManager {
     var idleTimeout: TimeInterval {
         didSet { if idleTimeout != oldValue { for screen in application.connectedScreens { restartIdleTimer(screen) } } }
     }
+    /// The schedules and whether input wakes a screen they turned off.
+    var power: PowerConfiguration {
+        didSet { if power != oldValue { followSchedule() } }
+    }
     /// Why each screen that is off went off (for the log and the trace, and to know what a touch may undo).
     private(set) var reasons: [ObjectIdentifier: String] = [:]
     private var timers: [ObjectIdentifier: FrameTimer] = [:]
+    private var scheduleTimer: FrameTimer?
+    /// What the schedule said for each screen at its last look: a change is acted on, not a state (a screen
+    /// woken during a scheduled off stays on until it is idle).
+    private var scheduled: [ObjectIdentifier: Bool] = [:]
     private var observations: [NotificationObservation] = []
+    /// The wall clock (seconds since 1970, CLOCK_REALTIME) and local time at a wall-clock moment (the
+    /// system's time zone, `localtime_r`); tests give their own.
+    private let wallClock: () -> Double
+    private let localTime: (Double) -> LocalTime
 
-    init(application: Application, idleTimeout: TimeInterval) {
+    /// A screen woken during a scheduled off goes off again after this long without input when there is no
+    /// idle timeout (one would keep it on all night).
+    static let scheduledWakeTimeout: TimeInterval = 60
+
+    init(
+        application: Application, idleTimeout: TimeInterval, power: PowerConfiguration = PowerConfiguration(),
+        wallClock: @escaping () -> Double = PowerManager.realtime, localTime: @escaping (Double) -> LocalTime = PowerManager.local
+    ) {
         self.application = application
         self.idleTimeout = idleTimeout
+        self.power = power
+        self.wallClock = wallClock
+        self.localTime = localTime
         application.wakeHandler = { [weak self] screen in self?.wake(screen, reason: "input") }
         application.activityObserver = { [weak self] screen in self?.activity(on: screen) }
         let center = application.notificationCenter
         observations.append(
             center.addObserver(forName: Screen.didConnectNotification) { [weak self] note in
-                guard let screen = note.object as? Screen else { return }
-                self?.restartIdleTimer(screen)
+                guard let self, let screen = note.object as? Screen else { return }
+                self.restartIdleTimer(screen)
+                self.followSchedule()
             })
         observations.append(
             center.addObserver(forName: Screen.didDisconnectNotification) { [weak self] note in
                 guard let self, let screen = note.object as? Screen else { return }
                 self.timers.removeValue(forKey: ObjectIdentifier(screen))?.cancel()
                 self.reasons[ObjectIdentifier(screen)] = nil
+                self.scheduled[ObjectIdentifier(screen)] = nil
             })
         for screen in application.connectedScreens { restartIdleTimer(screen) }
+        followSchedule()
     }
 
     func stop() {
         for timer in timers.values { timer.cancel() }
         timers.removeAll()
+        scheduleTimer?.cancel()
+        scheduleTimer = nil
         observations.removeAll()
         application.wakeHandler = nil
         application.activityObserver = nil
     }
+
+    // MARK: Idle
 
     /// Input happened on `screen` (nil: on every screen, as a keyboard's keys, which map to none).
     private func activity(on screen: Screen?) {
@@ -58,20 +92,80 @@ final class PowerManager {
     private func restartIdleTimer(_ screen: Screen) {
         let id = ObjectIdentifier(screen)
         timers.removeValue(forKey: id)?.cancel()
-        guard idleTimeout > 0, screen.isConnected, screen.powerState == .on else { return }
+        guard screen.isConnected, screen.powerState == .on else { return }
+        // Woken during a scheduled off: back off when idle, even without an idle timeout.
+        let duringSchedule = scheduled[id] == true
+        let timeout = idleTimeout > 0 ? idleTimeout : (duringSchedule ? Self.scheduledWakeTimeout : 0)
+        guard timeout > 0 else { return }
         let clock = application.clock
-        timers[id] = clock.schedule(at: clock.now + idleTimeout) { [weak self, weak screen] in
+        timers[id] = clock.schedule(at: clock.now + timeout) { [weak self, weak screen] in
             guard let self, let screen else { return }
             self.timers[id] = nil
-            self.turn(screen, .off, reason: "idle for \(formatted(self.idleTimeout)) s")
+            let reason = duringSchedule ? "schedule (idle again after waking)" : "idle for \(formatted(timeout)) s"
+            self.turn(screen, .off, reason: reason)
         }
     }
 
     /// A touch or key reached `screen` while it was off.
     func wake(_ screen: Screen, reason: String) {
         guard screen.powerState == .off else { return }
+        if scheduled[ObjectIdentifier(screen)] == true, !power.wakeDuringSchedule {
+            log.info("\(screen.name) stays off: the schedule turned it off and wake-during-schedule is false")
+            return
+        }
         turn(screen, .on, reason: reason)
     }
+
+    // MARK: Schedule
+
+    /// Acts on what changed in the schedules' verdict for each screen since the last look, then sets the
+    /// timer for the next change.
+    private func followSchedule() {
+        scheduleTimer?.cancel()
+        scheduleTimer = nil
+        let wall = wallClock()
+        let now = localTime(wall)
+        for screen in application.connectedScreens {
+            let id = ObjectIdentifier(screen)
+            let off = power.isScheduledOff(screen.name, at: now)
+            let before = scheduled[id]
+            scheduled[id] = off
+            guard off != before else { continue }
+            if off, screen.powerState == .on {
+                turn(screen, .off, reason: "schedule")
+            } else if !off, before == true, screen.powerState == .off {
+                turn(screen, .on, reason: "schedule")
+            }
+        }
+        guard let next = nextChange(after: wall) else { return }
+        let clock = application.clock
+        // The monotonic clock runs the timer; a wall clock set meanwhile is caught at the next look.
+        scheduleTimer = clock.schedule(at: clock.now + max(next - wall, 0)) { [weak self] in
+            self?.scheduleTimer = nil
+            self?.followSchedule()
+        }
+    }
+
+    /// The first minute boundary within eight days at which a connected screen's scheduled state differs
+    /// from now's, in wall-clock seconds. Minute by minute through the local clock, so daylight-saving
+    /// changes fall where the clock puts them (a spring-forward hour that holds an `off` time turns the
+    /// screens off when the clock shows a later time).
+    func nextChange(after wall: Double) -> Double? {
+        let screens = application.connectedScreens.map(\.name)
+        guard !power.schedules.isEmpty, !screens.isEmpty else { return nil }
+        let current = localTime(wall)
+        let states = screens.map { power.isScheduledOff($0, at: current) }
+        var minute = (wall / 60).rounded(.down) * 60 + 60
+        let limit = wall + 8 * 86_400
+        while minute <= limit {
+            let local = localTime(minute)
+            if zip(screens, states).contains(where: { power.isScheduledOff($0, at: local) != $1 }) { return minute }
+            minute += 60
+        }
+        return nil
+    }
+
+    // MARK: Turning
 
     /// Turns `screen` on or off for `reason` (the control socket's `power` command comes here too).
     @discardableResult
@@ -86,6 +180,24 @@ final class PowerManager {
         log.notice("\(screen.name) \(state.rawValue): \(reason)")
         if state == .on { restartIdleTimer(screen) } else { timers.removeValue(forKey: ObjectIdentifier(screen))?.cancel() }
         return nil
+    }
+
+    // MARK: Clocks
+
+    /// CLOCK_REALTIME in seconds.
+    nonisolated static func realtime() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// The local weekday and minute at `wall` (`localtime_r`: TZ, else /etc/localtime).
+    nonisolated static func local(_ wall: Double) -> LocalTime {
+        var seconds = time_t(wall.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return LocalTime(
+            weekday: PowerSchedule.Weekday(rawValue: Int(parts.tm_wday)) ?? .sunday, minute: Int(parts.tm_hour) * 60 + Int(parts.tm_min))
     }
 }
 

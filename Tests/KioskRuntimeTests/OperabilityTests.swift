@@ -238,7 +238,7 @@ final class NotifySocket {
         #expect(
             result.stdout == """
                 \(config.path):1:10: unterminated string: the closing quote is missing
-                \(config.path):2:1: unknown key "colour"; valid: \(KioskConfiguration.settings.filter(\.isTopLevelKey).map(\.key).joined(separator: ", ")), app-settings, screens, touch
+                \(config.path):2:1: unknown key "colour"; valid: \(KioskConfiguration.settings.filter(\.isTopLevelKey).map(\.key).joined(separator: ", ")), app-settings, screens, touch, power
                 \(config.path):3:10: screens.HDMI1: "HDMI1" is not a connector name; did you mean "HDMI-A-1"?
                 \(config.path):6:9: touch[0].match must be a string, not an integer; valid: \(TouchConfiguration.Match.validSpellings)
                 \(config.path): 4 problems

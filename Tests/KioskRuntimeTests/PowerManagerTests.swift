@@ -1,3 +1,4 @@
+import KioskConfig
 import KioskKit
 import Testing
 
@@ -57,5 +58,106 @@ struct PowerManagerTests {
         power.idleTimeout = 0
         clock.advance(to: 10_000)
         #expect(right.powerState == .on && clock.pendingTimers.isEmpty)
+    }
+}
+
+/// Schedules on a manual clock and a made-up local clock: day 0 is a Monday at 00:00 local time, and a
+/// daylight-saving change can be put anywhere.
+@MainActor
+struct PowerScheduleRuntimeTests {
+    @MainActor
+    final class Clocks {
+        let monotonic = ManualClock(now: 1000)
+        /// Wall-clock seconds at the monotonic clock's 1000.
+        var wallAtStart: Double
+        /// Local time is wall time plus this, and an hour more from `springForward` on.
+        var springForward = Double.infinity
+
+        init(startingAt local: Double) { wallAtStart = local }
+
+        var wall: Double { wallAtStart + monotonic.now - 1000 }
+
+        func local(_ wall: Double) -> LocalTime {
+            let shifted = wall + (wall >= springForward ? 3600 : 0)
+            let day = Int((shifted / 86_400).rounded(.down))
+            let minute = Int((shifted - Double(day) * 86_400) / 60)
+            return LocalTime(weekday: PowerSchedule.Weekday(rawValue: (day % 7 + 1) % 7)!, minute: minute)
+        }
+    }
+
+    private func bed(
+        _ clocks: Clocks, schedules: [PowerSchedule], wake: Bool = true, idle: TimeInterval = 0
+    ) -> (Application, Screen, PowerManager, InMemoryDisplayBackend) {
+        let application = Application.reset()
+        application.clock = clocks.monotonic
+        let backend = InMemoryDisplayBackend()
+        let screen = backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
+        let power = PowerManager(
+            application: application, idleTimeout: idle, power: PowerConfiguration(schedules: schedules, wakeDuringSchedule: wake),
+            wallClock: { clocks.wall }, localTime: clocks.local)
+        return (application, screen, power, backend)
+    }
+
+    private func tap(_ application: Application, _ screen: Screen, at time: TimeInterval) {
+        let touch = Touch(screen: screen, location: Point(x: 5, y: 5), timestamp: time)
+        application.sendEvent(Event(touches: [touch], timestamp: time))
+    }
+
+    @Test func offOvernightWokenByATouchBackOffWhenIdleOnInTheMorning() {
+        // Monday 21:00.
+        let clocks = Clocks(startingAt: 21 * 3600)
+        let weeknights = PowerSchedule(days: [.monday, .tuesday, .wednesday, .thursday, .friday], off: 22 * 60, on: 7 * 60)
+        let (application, screen, power, backend) = bed(clocks, schedules: [weeknights])
+        defer { power.stop() }
+        #expect(screen.powerState == .on && clocks.monotonic.pendingTimers.count == 1)
+        clocks.monotonic.advance(by: 3599)
+        #expect(screen.powerState == .on)
+        clocks.monotonic.advance(by: 1)
+        #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule")
+        // 23:00: a touch wakes it; a minute without input and it is off again.
+        clocks.monotonic.advance(by: 3600)
+        tap(application, screen, at: clocks.monotonic.now)
+        #expect(screen.powerState == .on)
+        clocks.monotonic.advance(by: 59)
+        #expect(screen.powerState == .on)
+        clocks.monotonic.advance(by: 1)
+        #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule (idle again after waking)")
+        // Tuesday 07:00: on again.
+        clocks.monotonic.advance(to: 1000 + 10 * 3600 - 1)
+        #expect(screen.powerState == .off)
+        clocks.monotonic.advance(by: 1)
+        #expect(screen.powerState == .on)
+        #expect(backend.powerLog == ["HDMI-A-1 off", "HDMI-A-1 on", "HDMI-A-1 off", "HDMI-A-1 on"])
+        // Nothing but the next change (Tuesday 22:00) is waited for.
+        #expect(clocks.monotonic.pendingTimers.map(\.deadline) == [1000 + 25 * 3600])
+    }
+
+    @Test func withoutWakeDuringScheduleATouchIsSwallowedAndTheScreenStaysOff() {
+        let clocks = Clocks(startingAt: 22 * 3600 + 60)
+        let nightly = PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: 22 * 60, on: 6 * 60)
+        let (application, screen, power, _) = bed(clocks, schedules: [nightly], wake: false)
+        defer { power.stop() }
+        // Started inside the off period: off at once.
+        #expect(screen.powerState == .off)
+        let window = Window(screen: screen)
+        window.makeKeyAndVisible()
+        var taps = 0
+        window.addGestureRecognizer(TapGestureRecognizer { _ in taps += 1 })
+        tap(application, screen, at: clocks.monotonic.now)
+        #expect(screen.powerState == .off && taps == 0)
+    }
+
+    @Test func aSpringForwardHourThatHoldsTheOffTimeTurnsOffWhenTheClockShowsLater() {
+        // Sunday 01:00 local, the clocks go from 02:00 to 03:00 at wall 02:00.
+        let clocks = Clocks(startingAt: 6 * 86_400 + 3600)
+        clocks.springForward = 6 * 86_400 + 2 * 3600
+        let schedule = PowerSchedule(days: [.sunday], off: 2 * 60 + 30, on: 9 * 60)
+        let (_, screen, power, _) = bed(clocks, schedules: [schedule])
+        defer { power.stop() }
+        #expect(power.nextChange(after: clocks.wall) == clocks.springForward)
+        clocks.monotonic.advance(by: 3600)
+        #expect(screen.powerState == .off)
+        // It is 03:00 on the local clock now; its 09:00 is 6 hours on.
+        #expect(power.nextChange(after: clocks.wall) == clocks.springForward + 6 * 3600)
     }
 }
