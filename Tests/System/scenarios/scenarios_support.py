@@ -93,6 +93,24 @@ def same_pixels(actual, expected, mask=CLOCK):
     actual.compare(expected, ignore=ignore).expect()
 
 
+def screen_matches(guest, head, expected, ignore=(CLOCK,), timeout=10):
+    """Screendumps of `head` until one equals `expected` (except inside `ignore`), for up to `timeout`
+    seconds; fails with the last comparison. Under load on the emulated bed QEMU can show a frame some
+    time after the guest's page flip of it completed (seen with two guests and builds running: the
+    display still showed the frame before a 0.25 s animation a second after the trace had the frames of
+    all of it), so one screendump right after the trace's last frame is not proof of a wrong frame."""
+    deadline = time.time() + timeout
+    while True:
+        shown = image.load(guest.screendump(head))
+        result = shown.compare(expected, ignore=[r for r in ignore if r[2] > 0 and r[3] > 0]) if shown.size == expected.size else None
+        if result:
+            return shown
+        if time.time() >= deadline:
+            expect(shown.size == expected.size, f"size {shown.size}, expected {expected.size}")
+            result.expect()
+        time.sleep(0.5)
+
+
 def mode_spelling(connector, width, height):
     """`WxH@Hz` with the exact refresh the kernel offers for that size (the status bar prints it)."""
     mode = next(m for m in connector["modes"] if (m["width"], m["height"]) == (width, height))
