@@ -6,7 +6,6 @@ row selects it (its detail window opens; Back closes it)."""
 import statistics
 import time
 
-from kioskvm import image
 from kioskvm.scenario import expect, note
 from scenarios_support import reference, run_kiosk, screen_matches, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
 
