@@ -6,8 +6,9 @@ row selects it (its detail window opens; Back closes it)."""
 import statistics
 import time
 
+from kioskvm import measure
 from kioskvm.scenario import expect, note
-from scenarios_support import reference, run_kiosk, screen_matches, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
+from scenarios_support import avoid_the_minute, reference, run_kiosk, screen_matches, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=1)
 TIMEOUT = 420
@@ -29,6 +30,7 @@ def at(x, y):
 def check_a_fling_decelerates_to_rest(guest):
     v1 = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
     state["mode"] = mode_spelling(v1, *PANEL)
+    state["sampler"] = measure.Sampler(guest)
     process, trace = run_kiosk(guest, "--backend drm")
     state.update(process=process, trace=trace)
     wait_for_frames(trace, ["Virtual-1"])
@@ -82,6 +84,10 @@ def check_the_screen_at_rest_is_the_headless_rendering_of_that_offset(guest):
     frames = len(events("frame"))
     expected = reference([("Virtual-1", state["mode"])], config=f"[app-settings]\nlist-offset = {state['rest']}\n")["Virtual-1"]
     screen_matches(guest, 0, expected)
+    # At rest: no CPU (the status bar's clock wakes it on the minute only).
+    avoid_the_minute(guest, 6)
+    cpu = state["sampler"].idle_cpu(state["process"].pid, seconds=5)
+    expect(cpu.idle, f"not idle at rest:\n{cpu}")
     expect(len(events("frame")) == frames, f"{len(events('frame')) - frames} frames at rest")
 
 
@@ -102,3 +108,4 @@ def check_a_tap_on_a_row_selects_it(guest):
 
 def check_sigterm_stops_it(guest):
     stop(state["process"])
+    state["sampler"].close()
