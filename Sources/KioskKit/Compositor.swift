@@ -457,10 +457,11 @@ public final class Compositor: WindowChangeObserver {
             view is ScrollView && transform == nil && alpha >= 1 && view.clipsToBounds && content.isOpaqueFill
             && contentToScreen.tx.rounded() == contentToScreen.tx && contentToScreen.ty.rounded() == contentToScreen.ty
         if !content.isEmpty {
-            let opaque = alpha >= 1 && transform == nil && (view.isOpaque || content.isOpaqueFill)
+            let contentIsOpaque = view.isOpaque || content.isOpaqueFill
+            let opaque = alpha >= 1 && transform == nil && contentIsOpaque
             layers.append(
                 Layer(
-                    view: view, content: content, size: model.size,
+                    view: view, content: content, size: model.size, contentIsOpaque: contentIsOpaque,
                     placement: Placement(
                         rect: rect, clip: clip, alpha: alpha, content: content.identity,
                         index: layers.count, opaque: opaque, transform: transform)))
@@ -573,6 +574,19 @@ public final class Compositor: WindowChangeObserver {
     }
 
     /// Paints `damage` of the shadow: front to back to find what opaque layers hide, then back to front.
+    /// Opaque content at the layer's alpha over black: SRC with the alpha as mask.
+    private func paintFaded(_ layer: Layer, into shadow: Bitmap, region: Region) {
+        let placement = layer.placement
+        switch layer.content {
+        case .none:
+            break
+        case .fill(let color):
+            shadow.fill(color.withAlphaComponent(color.alpha * placement.alpha), operation: .source, in: region)
+        case .bitmap(let bitmap):
+            shadow.composite(bitmap, operation: .source, destination: placement.rect, opacity: placement.alpha, clip: region)
+        }
+    }
+
     /// Told the region each paint composites (tests: a scroll paints only what came into view).
     var paintObserver: ((Region) -> Void)?
 
@@ -589,10 +603,31 @@ public final class Compositor: WindowChangeObserver {
                 covered.formUnion(placement.visibleRect)
             }
         }
-        // The screen behind every window is black.
-        let background = isOpaqueCullingEnabled ? damage.subtracting(covered) : damage
-        if !background.isEmpty { shadow.fill(.black, operation: .source, in: background) }
-        for (layer, region) in zip(layers, regions) where !region.isEmpty {
+        // The screen behind every window is black. Where the first thing painted is opaque content faded
+        // by its alpha (a window fading in or out), that content written with SRC and its alpha as the mask
+        // is exactly it over black: those parts need no black fill first (a cross-fade is then two
+        // composites, as raw pixman would do it).
+        var untouched = isOpaqueCullingEnabled ? damage.subtracting(covered) : damage
+        var black = Region()
+        var overBlack = [Region?](repeating: nil, count: layers.count)
+        for (index, layer) in layers.enumerated() where !regions[index].isEmpty && !untouched.isEmpty && !layer.content.isEmpty {
+            let first = regions[index].intersection(untouched)
+            guard !first.isEmpty else { continue }
+            if layer.contentIsOpaque, layer.placement.transform == nil, !layer.placement.opaque {
+                overBlack[index] = first
+            } else {
+                black.formUnion(first)
+            }
+            untouched = untouched.subtracting(regions[index])
+        }
+        black.formUnion(untouched)
+        if !black.isEmpty { shadow.fill(.black, operation: .source, in: black) }
+        for (index, (layer, var region)) in zip(layers, regions).enumerated() where !region.isEmpty {
+            if let first = overBlack[index] {
+                paintFaded(layer, into: shadow, region: first)
+                region = region.subtracting(first)
+                if region.isEmpty { continue }
+            }
             let placement = layer.placement
             switch layer.content {
             case .none:
@@ -709,6 +744,9 @@ struct Layer {
     let content: LayerContent
     /// The content's size in points (its model bounds): what a transform maps.
     let size: Size
+    /// Every pixel of the content is opaque (declared `isOpaque`, or an opaque colour), whatever the
+    /// layer's alpha: faded over the black background it can be written with SRC and the alpha as mask.
+    let contentIsOpaque: Bool
     let placement: Placement
 }
 
