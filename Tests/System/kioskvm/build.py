@@ -11,8 +11,9 @@ Cache layout (`KIOSK_VM_CACHE`, default `~/.cache/kiosk-vm`):
                               extract_pvh_vmlinux; vmlinuz, the bzImage, if that is not possible)
     <key>/initrd.cpio         busybox + init.sh + the kernel modules below (uncompressed: under TCG a
                               gzip'd initramfs costs boot time and saves nothing here)
-    <key>/extras/             guest-only packages + our helpers, exported to the guest as a 9p share
-                              and layered above the host root
+    <key>/extras/             guest-only packages + our helpers + GUEST_MODULES (lib/modules/<release>,
+                              for modprobe), exported to the guest as a 9p share and layered above the
+                              host root
     <key>/image.json          what went in (versions, packages, modules)
 
 <key> = `<kernel package>_<kernel version>-<hash>`; the hash covers every build input (this file,
@@ -55,6 +56,7 @@ GUEST_PACKAGES = [
     "evemu-tools",     # evemu-record / evemu-device
     "evtest",
     "seatd",           # for later seat tests; libseat's builtin backend needs nothing
+    "v4l-utils",       # cec-ctl: the TV's side of the emulated HDMI-CEC bus (scenario cec)
 ]
 
 # An optional set on top of GUEST_PACKAGES, for Tests/System/peers (start-up and footprint of the kiosk
@@ -76,6 +78,13 @@ MODULES = [
     "virtio_pci", "virtio_console", "virtio_gpu", "bochs", "uinput", "evdev", "virtio_input",
     "9p", "9pnet_virtio", "overlay", "virtio_rng",
 ]
+
+# Kernel modules a scenario loads itself (`modprobe vivid n_devs=1 ...`), with their parameters: not in
+# the initramfs and not loaded at boot (every other scenario would pay for them), but unpacked with their
+# dependency closures into the extras' lib/modules/<release>/ with a depmod of their own, so `modprobe`
+# and `modinfo` work in the guest. vivid: Debian builds it with CEC emulation (CONFIG_VIDEO_VIVID_CEC), a
+# CEC adapter per emulated HDMI input and output on one emulated bus.
+GUEST_MODULES = ["vivid"]
 
 # Helpers compiled on the host into extras/usr/lib/kioskvm/bin (on the guest's PATH).
 HELPERS = {
@@ -223,7 +232,7 @@ def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]], requeste
     h = hashlib.sha256()
     for f in _input_files():
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
-    h.update(json.dumps([GUEST_PACKAGES, MODULES, sorted(HELPERS), extras, kernel]).encode())
+    h.update(json.dumps([GUEST_PACKAGES, MODULES, GUEST_MODULES, sorted(HELPERS), extras, kernel]).encode())
     if requested_extra or flavour:
         h.update(json.dumps([flavour, sorted(requested_extra)]).encode())
     name, version = kernel
@@ -346,9 +355,9 @@ def _usr_merge(root: Path) -> None:
             _merge_tree(p, root / "usr" / d)
 
 
-def _module_closure(kdir: Path, release: str) -> list[Path]:
+def _module_closure(kdir: Path, release: str, modules=MODULES) -> list[Path]:
     ordered: list[Path] = []
-    for m in MODULES:
+    for m in modules:
         out = _run(["modprobe", "-S", release, "-d", str(kdir), "--show-depends", m]).stdout
         for line in out.splitlines():
             # "insmod /path/x.ko [params]"; "builtin x" lines need nothing
@@ -357,6 +366,25 @@ def _module_closure(kdir: Path, release: str) -> list[Path]:
                 if p not in ordered:
                     ordered.append(p)
     return ordered
+
+
+def _install_guest_modules(kdir: Path, release: str, extras: Path) -> list[str]:
+    """GUEST_MODULES and their dependencies into extras/lib/modules/<release>/ (the kernel's own layout),
+    with the kernel's lists of built-in modules and a depmod of that tree: `modprobe` in the guest finds
+    them there. Runs before the usr-merge fix, which moves lib/ to usr/lib/."""
+    source = kdir / "lib/modules" / release
+    target = extras / "lib/modules" / release
+    names = []
+    for p in _module_closure(kdir, release, GUEST_MODULES):
+        relative = p.resolve().relative_to(source.resolve())
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(p, target / relative)
+        names.append(p.name)
+    for f in ("modules.builtin", "modules.builtin.modinfo", "modules.order"):
+        if (source / f).exists():
+            shutil.copy(source / f, target / f)
+    _run(["depmod", "-b", str(extras), release])
+    return names
 
 
 def _build_initrd(kdir: Path, release: str, out: Path) -> list[str]:
@@ -459,6 +487,7 @@ def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str
     extras.mkdir()
     for deb in download(extras_pkgs, debs):
         _run(["dpkg-deb", "-x", str(deb), str(extras)])
+    guest_modules = _install_guest_modules(kdir, release, extras)
     _hwdb(extras)
     _usr_merge(extras)
     lib = extras / GUEST_LIB.lstrip("/")
@@ -470,7 +499,7 @@ def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str
     shutil.rmtree(scratch)
     (dest / "image.json").write_text(json.dumps({
         "kernel": {"package": kernel[0], "version": kernel[1], "release": release, "file": kernel_file},
-        "extras": extras_pkgs, "modules": modules, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "extras": extras_pkgs, "modules": modules, "guest_modules": guest_modules, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
         "build_seconds": round(time.monotonic() - t0, 1),
     }, indent=1) + "\n")
     _log(f"built {dest.name} in {time.monotonic() - t0:.1f} s")
