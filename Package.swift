@@ -34,6 +34,8 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CFBDev"),
+        // The kernel's HDMI-CEC API (linux/cec.h): ioctls only, no library to link.
+        .systemLibrary(name: "CCEC"),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CLibSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         // C libraries loaded on first use (LazyLink): a pointer per function, of the function's own type.
@@ -54,6 +56,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "DRM", dependencies: ["CDRM", "Geometry"], swiftSettings: strict),
         .target(name: "Udev", dependencies: ["CUdev"], swiftSettings: strict),
+        .target(name: "CEC", dependencies: ["CCEC"], swiftSettings: strict),
         .target(name: "LazyLink", dependencies: ["CLazyLink"], swiftSettings: strict),
         .target(name: "Seat", dependencies: ["CLibSeat", "CLazyLibSeat", "LazyLink"], swiftSettings: strict),
         // sd_notify(3) in pure Swift (no libsystemd): READY/WATCHDOG/STOPPING for the systemd unit.
@@ -142,6 +145,7 @@ let package = Package(
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
+        .testTarget(name: "CECTests", dependencies: ["CEC"], swiftSettings: strict),
         .testTarget(name: "SeatTests", dependencies: ["Seat"], swiftSettings: strict),
         .testTarget(
             name: "CommandsTests",
