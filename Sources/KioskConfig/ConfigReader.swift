@@ -8,7 +8,7 @@ struct ConfigReader {
     let vocabulary: Vocabulary
     private(set) var problems: [ConfigProblem] = []
 
-    static let screenKeys = ["mode", "rotation", "primary", "position", "edid"]
+    static let screenKeys = ["mode", "rotation", "primary", "position", "edid", "cec"]
     static let edidKeys = ["make", "model", "serial"]
     static let positionKeys = ["x", "y"]
     static let touchKeys = ["match", "screen", "calibration"]
@@ -169,6 +169,15 @@ struct ConfigReader {
             case "edid":
                 hasEDID = true
                 screen.edid = readEDID(value, at: keyPath)
+            case "cec":
+                // The same parser as `--cec`.
+                let valid = CECSetting.validSpellings
+                guard let text = string(value, at: keyPath, valid: valid) else { continue }
+                if let setting = CECSetting(spelling: text) {
+                    screen.cec = setting
+                } else {
+                    report(.invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not valid", valid: valid, origin(keyPath, at: .value)))
+                }
             default:
                 report(.unknownKey(key, in: path, valid: Self.screenKeys, origin(keyPath, at: .key)))
             }

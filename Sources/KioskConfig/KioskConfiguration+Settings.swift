@@ -120,6 +120,28 @@ extension KioskConfiguration {
             valueName: "SECONDS",
             help: "Turn a screen off after this many seconds without input on it (a touch or key wakes it); default: 0, never."),
         Setting(
+            key: "cec-on-idle", fileForm: .boolean, flag: "--cec-on-idle", environmentVariable: "KIOSK_CEC_ON_IDLE", valueName: nil,
+            help: "Idle blanking also puts a TV in standby over HDMI-CEC (a touch cannot wake a TV in standby); default: false.",
+            reload: .live, validText: { _ in booleanSpelling },
+            parse: { text, configuration, _ in
+                guard let value = boolean(text) else { return notValid(text) }
+                configuration.cecOnIdle = value
+                return nil
+            }, reset: nil, spelled: { String($0.cecOnIdle) }),
+        Setting(
+            key: "cec", fileForm: .none, flag: "--cec", environmentVariable: nil, valueName: "SCREEN=ADAPTER",
+            help: "A screen's HDMI-CEC adapter (the file's [screens.SCREEN] cec): auto, off or /dev/cecN; repeatable.",
+            reload: .live, validText: { _ in "SCREEN=ADAPTER with ADAPTER " + CECSetting.validSpellings },
+            parse: { text, configuration, _ in
+                screenPair(text, in: &configuration) { value, screen in
+                    guard let setting = CECSetting(spelling: value) else {
+                        return ValueProblem("\(ConfigKeyPath.quote(value)) is not valid")
+                    }
+                    screen.cec = setting
+                    return nil
+                }
+            }, reset: nil, spelled: { spellScreens($0, \.cec) }),
+        Setting(
             key: "primary", fileForm: .string, flag: "--primary", environmentVariable: "KIOSK_PRIMARY", valueName: "SCREEN",
             help: "The main screen whenever it is connected: a connector name or a screen label of the file.",
             reload: .live, validText: { _ in ConnectorName.validSpelling + " or the label of a screen of the file" },

@@ -58,6 +58,10 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var keyboard: Keyboard = .auto
     /// Seconds without input on a screen before it is turned off (a touch or key wakes it); 0: never.
     public var idleTimeoutSeconds = 0
+    /// Whether idle blanking (`idle-timeout`) also puts a TV in standby over HDMI-CEC. Off by default: a TV
+    /// in standby cannot be woken by a touch on it (a touch TV's own touch frame sleeps with it, and the
+    /// kiosk then sees no touch), while a blanked picture on a TV that stays on still takes the waking touch.
+    public var cecOnIdle = false
     public var keyboardLayout: KeyboardLayoutName = .en
     /// Hotplug events closer together than this are coalesced and only the final state is acted on
     /// (TVs power-cycle and HDMI links flap). 0 to 60000.

@@ -58,6 +58,8 @@ public struct ScreenConfiguration: Sendable, Equatable {
     /// Whether this is the main screen (see `KioskConfiguration.primary`, which has the final say).
     public var primary = false
     public var position: Position?
+    /// The HDMI-CEC adapter that follows the screen's power; nil: `auto`.
+    public var cec: CECSetting?
     /// Where the entry starts in the file (its `[screens.NAME]` header), for messages at run time; nil
     /// when not from a file.
     public var location: FilePosition?
@@ -104,6 +106,8 @@ public struct ResolvedScreen: Sendable, Equatable {
     public var rotation: Rotation?
     /// Whether the configuration's `primary` names this display (by connector name or by a label it matches).
     public var isPrimary = false
+    /// The HDMI-CEC adapter that follows the display's power (`auto` unless an entry says otherwise).
+    public var cec = CECSetting.auto
 
     public init(mode: ModeRequest? = nil, rotation: Rotation? = nil, isPrimary: Bool = false) {
         self.mode = mode
@@ -119,6 +123,7 @@ extension KioskConfiguration {
         var resolved = ResolvedScreen(
             mode: matching.lazy.compactMap(\.mode).first,
             rotation: matching.lazy.compactMap(\.rotation).first)
+        resolved.cec = matching.lazy.compactMap(\.cec).first ?? .auto
         if let primary { resolved.isPrimary = primary == connector || matching.contains { $0.name == primary } }
         return resolved
     }

@@ -25,7 +25,7 @@ import Testing
         let lines = try exampleText().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let keys = [
             "backend", "drm-device", "fbdev-device", "seat", "log-level", "cursor", "hotplug-debounce-ms",
-            "primary", "app", "[app-settings]", "[screens.", "mode", "rotation", "position", "edid",
+            "cec-on-idle", "primary", "app", "[app-settings]", "[screens.", "mode", "rotation", "position", "cec", "edid",
             "[[touch]]", "match", "screen", "calibration",
         ]
         for key in keys {
