@@ -31,6 +31,14 @@ public enum DRMCards {
         return nil
     }
 
+    /// The card's DRM minor number, the N of `/dev/dri/cardN` whatever path opened it (`fstat`'s device
+    /// number): what other subsystems call the card (a CEC adapter's connector info).
+    public static func cardNumber(of device: DRMDevice) -> UInt32? {
+        var status = stat()
+        guard fstat(device.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFCHR else { return nil }
+        return UInt32(truncatingIfNeeded: minorNumber(status.st_rdev))
+    }
+
     /// `card0` for `/dev/dri/card0`.
     public static func name(of path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
@@ -43,6 +51,8 @@ public enum DRMCards {
         public var path: String
         public var name: String
         public var driver: String?
+        /// The N of `/dev/dri/cardN` (its DRM minor number), once the card was opened.
+        public var number: UInt32?
         /// Why it cannot drive a display, or why it could not be read.
         public var problem: String?
         public var connectors: [Connector]
@@ -51,6 +61,8 @@ public enum DRMCards {
     /// A connector as `kiosk screens` shows it: what a person needs to write a config.
     public struct Connector: Sendable {
         public var name: String
+        /// The connector's KMS object id.
+        public var id: UInt32
         public var status: String
         public var modes: [Mode]
         public var widthMillimeters: Int
@@ -80,6 +92,7 @@ public enum DRMCards {
             do {
                 let device = try DRMDevice.open(path: path)
                 card.driver = device.driverName
+                card.number = cardNumber(of: device)
                 if let reason = rejection(of: device) {
                     card.problem = reason
                     return card
@@ -93,7 +106,7 @@ public enum DRMCards {
                     }
                     card.connectors.append(
                         Connector(
-                            name: connector.name, status: connector.status.rawValue,
+                            name: connector.name, id: connector.id.rawValue, status: connector.status.rawValue,
                             modes: connector.modes.map {
                                 Mode(mode: DisplayMode($0), isPreferred: $0.isPreferred, isCurrent: $0 == current)
                             },
@@ -113,6 +126,12 @@ public enum DRMCards {
 func majorNumber(_ device: dev_t) -> UInt64 {
     let value = UInt64(device)
     return ((value >> 8) & 0xfff) | ((value >> 32) & ~0xfff)
+}
+
+/// The minor number of a device number: glibc's `gnu_dev_minor` (the `minor()` macro).
+func minorNumber(_ device: dev_t) -> UInt64 {
+    let value = UInt64(device)
+    return (value & 0xff) | ((value >> 12) & 0xffff_ff00)
 }
 
 /// The names in a folder (`readdir`), empty when it cannot be read.

@@ -21,6 +21,9 @@ public final class DRMDisplay: DisplayBackend {
     public let device: DRMDevice
     /// `card0`.
     public let cardName: String
+    /// The card's DRM minor number (the N of `/dev/dri/cardN`), as the kernel names the card to other
+    /// subsystems (a CEC adapter's connector info); nil if `fstat` could not say.
+    public let cardNumber: UInt32?
     /// Whether modesetting goes through atomic commits (else the legacy API).
     public let usesAtomic: Bool
     public weak var compositor: Compositor?
@@ -37,6 +40,8 @@ public final class DRMDisplay: DisplayBackend {
     var outputs: [DRMConnectorID: Output] = [:]
     /// The connectors as last read.
     var probed: [DRMConnectorID: DRMConnector] = [:]
+    /// The EDID identity of each connected display as last read, by connector name.
+    private var displayIdentities: [String: EDID] = [:]
     private var initialCRTCs: [DRMCRTCState] = []
     private var initialConnectorsOfCRTC: [DRMCRTCID: [DRMConnectorID]] = [:]
     var planes: [DRMPlane] = []
@@ -82,6 +87,7 @@ public final class DRMDisplay: DisplayBackend {
             for rejection in rejections { Logger(label: "kiosk.drm").info("skipped \(rejection)") }
             self.device = device
             cardName = DRMCards.name(of: path)
+            cardNumber = DRMCards.cardNumber(of: device)
             usesAtomic = atomic
             application = context.application
             self.configuration = configuration
@@ -131,6 +137,14 @@ public final class DRMDisplay: DisplayBackend {
     }
 
     public var screens: [Screen] { madeScreens }
+
+    /// This card's number and the id of the connector `screen` is, with its display's EDID identity.
+    public func connectorIdentity(of screen: Screen) -> ConnectorIdentity? {
+        guard let cardNumber, screen.isConnected, let connector = probed.values.first(where: { $0.name == screen.name }) else {
+            return nil
+        }
+        return ConnectorIdentity(card: cardNumber, connector: connector.id.rawValue, edid: displayIdentities[screen.name].map(Self.match))
+    }
 
     /// New settings: the screens are planned again (only what changed is touched).
     public func reconfigure(_ configuration: KioskConfiguration) {
@@ -188,6 +202,7 @@ public final class DRMDisplay: DisplayBackend {
             // The primary may be a label matched by EDID: the connector its display is on now is main.
             if settings.isPrimary { application.preferredMainScreenName = connector.name }
         }
+        displayIdentities = identities
         let connectedScreens = Set(madeScreens.filter(\.isConnected).map(\.name))
         let lit = outputs.mapValues { OutputPlanner.LitOutput(crtc: $0.crtc, name: $0.name) }
         let plan = OutputPlanner.plan(connectors, current: current, lit: lit, connectedScreens: connectedScreens, requests: requests)

@@ -40,4 +40,28 @@ public protocol DisplayBackend: ScreenDriver, FrameOutput {
 
     /// On the way out: writes what must be written, puts back what was found at start, releases the devices.
     func stop()
+
+    /// The kernel's connector behind `screen`, for devices the kernel ties to a connector (an HDMI output's
+    /// CEC adapter); nil where screens are no DRM connectors (fbdev, headless) or `screen` is not connected.
+    func connectorIdentity(of screen: Screen) -> ConnectorIdentity?
+}
+
+extension DisplayBackend {
+    public func connectorIdentity(of screen: Screen) -> ConnectorIdentity? { nil }
+}
+
+/// Where the kernel knows a screen's display: its DRM card and connector, and the display's EDID identity
+/// (what per-screen settings match by).
+public struct ConnectorIdentity: Sendable, Hashable {
+    /// The N of `/dev/dri/cardN` (the card's DRM minor number).
+    public var card: UInt32
+    /// The connector's KMS object id.
+    public var connector: UInt32
+    public var edid: ScreenConfiguration.EDIDMatch?
+
+    public init(card: UInt32, connector: UInt32, edid: ScreenConfiguration.EDIDMatch? = nil) {
+        self.card = card
+        self.connector = connector
+        self.edid = edid
+    }
 }
