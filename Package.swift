@@ -112,6 +112,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 
+        // HDMI-CEC: the screens' TVs follow their power (standby, wake); opens /dev/cecN itself.
+        .target(
+            name: "CECControl",
+            dependencies: [
+                "KioskKit", "KioskBackend", "KioskConfig", "CEC",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
+
         .target(
             name: "FBDevDisplay",
             dependencies: [
@@ -126,7 +134,7 @@ let package = Package(
             name: "KioskRuntime",
             dependencies: [
                 "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend",
-                "SeatSession", "SystemdNotify", "CDispatchMainQueue",
+                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CECControl",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 
@@ -168,6 +176,7 @@ let package = Package(
         .testTarget(
             name: "KioskConfigTests", dependencies: ["KioskConfig", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: strict),
         .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "XKB"], swiftSettings: strict),
+        .testTarget(name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskConfig"], swiftSettings: strict),
         .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig"], swiftSettings: strict),
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk"], swiftSettings: strict),
     ]

@@ -1,3 +1,4 @@
+import CECControl
 import DRMDisplay
 import Dispatch
 import FBDevDisplay
@@ -50,6 +51,8 @@ public final class KioskRuntime {
     private let service = ServiceManager()
     private var trace: Trace?
     private var power: PowerManager?
+    /// The screens' TVs following their power over HDMI-CEC (`KioskRuntime+CEC.swift`); real displays only.
+    var cec: CECController?
     private var signalSources: [DispatchSourceSignal] = []
     /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
     private var fallbackWarning: String?
@@ -121,6 +124,7 @@ public final class KioskRuntime {
         reached(.displays)
         power = PowerManager(
             application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds), power: configuration.power)
+        startCEC(display: display, trace: trace)
         routeSessionEvents()
         installSignalHandlers()
         do {
@@ -219,8 +223,8 @@ public final class KioskRuntime {
 
     /// SIGHUP: reads the configuration again (file, environment, then the command line on top, so what the
     /// command line said still wins) and applies what can be applied live: modes, rotation, the primary
-    /// screen, touch mapping and calibration, the cursor, the on-screen keyboard, the hotplug debounce and the
-    /// log level. Settings
+    /// screen, touch mapping and calibration, the cursor, the on-screen keyboard, the hotplug debounce, HDMI-CEC
+    /// and the log level. Settings
     /// that need a restart are named in the log and the trace. A configuration with problems is rejected
     /// whole, its problems logged, and the running one kept.
     public func reload() {
@@ -248,6 +252,7 @@ public final class KioskRuntime {
         applyKeyboard(loaded)
         power?.idleTimeout = TimeInterval(loaded.idleTimeoutSeconds)
         power?.power = loaded.power
+        cec?.reconfigure(loaded)
         display?.reconfigure(loaded)
         router?.reconfigure(loaded)
         let applied = changes.filter { $0.reload == .live }.map(\.key)
@@ -306,6 +311,7 @@ public final class KioskRuntime {
         // Reverse order of opening: input, the display (its state put back, its device closed), the seat.
         input?.stop()
         power?.stop()
+        cec?.stop()
         input = nil
         display?.stop()
         trace?.stop()

@@ -1,3 +1,4 @@
+import CECControl
 import Glibc
 import KioskKit
 import LibInputBackend
@@ -229,6 +230,29 @@ final class Trace: AnimationObserver {
     func recordStartup(_ phase: StartupTimeline.Phase, milliseconds: Double) {
         write(
             JSONLine([("event", .string("startup")), ("phase", .string(phase.rawValue)), ("ms", .raw(milliseconds.formatted(places: 1)))]))
+    }
+
+    /// `cec`: a message for a screen's TV, once when it was queued or refused and again when the bus
+    /// finished it: the adapter, the opcode, the destination (`all` for a broadcast), the power change's
+    /// reason and the outcome (`queued`, `sent`, `failed` with the kernel's status, `refused` with why).
+    func recordCEC(_ transmission: CECController.Transmission) {
+        var line = JSONLine([
+            ("event", .string("cec")), ("screen", .string(transmission.screen)), ("adapter", .string(transmission.adapter)),
+            ("opcode", .integer(Int(transmission.message.opcode?.rawValue ?? 0))),
+            ("to", transmission.message.isBroadcast ? .string("all") : .integer(Int(transmission.message.destination.rawValue))),
+            ("reason", .string(transmission.reason)),
+        ])
+        switch transmission.outcome {
+        case .queued: line.append("outcome", .string("queued"))
+        case .sent: line.append("outcome", .string("sent"))
+        case .failed(let status):
+            line.append("outcome", .string("failed"))
+            line.append("status", .string(status.description))
+        case .refused(let why):
+            line.append("outcome", .string("refused"))
+            line.append("why", .string(why))
+        }
+        write(line)
     }
 
     /// A reload: the keys applied, those that need a restart, and the problems of a rejected file.
