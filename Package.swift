@@ -142,7 +142,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk",
             dependencies: [
-                "KioskKit", "KioskRuntime", "KioskConfig", "KioskBackend", "DRMDisplay", "LibInputBackend", "Udev",
+                "KioskKit", "KioskRuntime", "KioskConfig", "KioskBackend", "DRMDisplay", "LibInputBackend", "Udev", "CECControl",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict, linkerSettings: lazyLinking),
 

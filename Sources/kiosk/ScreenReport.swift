@@ -1,10 +1,27 @@
+import CECControl
 import DRMDisplay
 import KioskRuntime
 
 /// What `kiosk screens` prints: every card and connector with status, every mode (preferred and current
-/// marked), physical size and EDID identity.
+/// marked), physical size, EDID identity and the HDMI-CEC adapter the kernel ties to it; then the adapters
+/// it ties to no connector (those a `[screens.NAME] cec` must name).
 struct ScreenReport {
     var cards: [DRMCards.Card]
+    var cecAdapters: [CECAdapterInfo] = []
+
+    /// The adapter the kernel ties to `connector` of `card`.
+    func cecAdapter(of connector: DRMCards.Connector, on card: DRMCards.Card) -> CECAdapterInfo? {
+        guard let number = card.number else { return nil }
+        return cecAdapters.first { $0.connector == .drm(card: number, connector: connector.id) }
+    }
+
+    /// The adapters the kernel ties to no DRM connector (USB and emulated ones), and those it could not read.
+    var untiedCECAdapters: [CECAdapterInfo] {
+        cecAdapters.filter {
+            if case .drm = $0.connector { return false }
+            return true
+        }
+    }
 
     var text: String {
         var out = ""
@@ -16,18 +33,25 @@ struct ScreenReport {
                 if let edid = connector.edid { line += "  \(edid.make) \(edid.model)\(edid.serial.map { " serial \($0)" } ?? "")" }
                 if let orientation = connector.panelOrientation { line += "  panel orientation: \(orientation)" }
                 out += line + "\n"
+                if let adapter = cecAdapter(of: connector, on: card) { out += "    HDMI-CEC: \(adapter.summary)\n" }
                 for mode in connector.modes {
                     let marks = [mode.isPreferred ? "preferred" : nil, mode.isCurrent ? "current" : nil].compactMap { $0 }
                     out += "    \(mode.mode)\(marks.isEmpty ? "" : "  (\(marks.joined(separator: ", ")))")\n"
                 }
             }
         }
+        let untied = untiedCECAdapters
+        if !untied.isEmpty {
+            out += "HDMI-CEC adapters tied to no connector (a screen uses one with [screens.NAME] cec = \"/dev/cecN\"):\n"
+            for adapter in untied { out += "  \(adapter.summary)\n" }
+        }
         return out
     }
 
     /// A JSON list of connectors: `card`, `name`, `status`, `modes` (`width`, `height`, `refresh` with three
     /// decimals, `preferred`, `interlaced`), `current` (a mode or null), `physical_width_mm`,
-    /// `physical_height_mm`, `edid` (`make`, `model`, `serial`) or null, `possible_crtcs`, `panel_orientation`.
+    /// `physical_height_mm`, `edid` (`make`, `model`, `serial`) or null, `possible_crtcs`, `panel_orientation`,
+    /// `cec` (the path of the HDMI-CEC adapter the kernel ties to the connector) or null.
     var json: String {
         var entries: [String] = []
         for card in cards {
@@ -53,6 +77,7 @@ struct ScreenReport {
                 line.append("edid", edid.map { .raw($0) } ?? .null)
                 line.append("possible_crtcs", .raw("[" + connector.possibleCRTCs.map(String.init).joined(separator: ",") + "]"))
                 line.append("panel_orientation", connector.panelOrientation.map { .string($0) } ?? .null)
+                line.append("cec", cecAdapter(of: connector, on: card).map { .string($0.path) } ?? .null)
                 entries.append(line.text)
             }
         }

@@ -1,3 +1,4 @@
+import CECControl
 import DRMDisplay
 import KioskConfig
 import KioskRuntime
@@ -7,7 +8,8 @@ extension KioskCommand {
     struct Screens {
         static let command = Commands.Command(
             name: "screens",
-            abstract: "List the DRM cards and their connectors: status, every mode (preferred and current marked), size, EDID.",
+            abstract:
+                "List the DRM cards and their connectors: status, every mode (preferred and current marked), size, EDID, HDMI-CEC adapter.",
             discussion:
                 "Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes. --drm-device PATH lists only that card.",
             options: [.flag("json", help: "Print JSON (a list of connectors) instead of text.")],
@@ -23,7 +25,7 @@ extension KioskCommand {
 
         func run() throws(CommandExit) {
             let configuration = try SettingsArguments.configuration(settings, accepting: ["drm-device"], readFile: false)
-            let report = ScreenReport(cards: DRMCards.read(paths: configuration.drmDevice.map { [$0] }))
+            let report = ScreenReport(cards: DRMCards.read(paths: configuration.drmDevice.map { [$0] }), cecAdapters: CECAdapterInfo.read())
             if json {
                 print(report.json)
             } else {
