@@ -178,6 +178,8 @@ let package = Package(
         .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "XKB"], swiftSettings: strict),
         .testTarget(name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskConfig"], swiftSettings: strict),
         .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig"], swiftSettings: strict),
-        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk"], swiftSettings: strict),
+        .testTarget(
+            name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk", "DRMDisplay", "CECControl", "CEC"],
+            swiftSettings: strict),
     ]
 )
