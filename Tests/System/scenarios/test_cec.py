@@ -1,0 +1,191 @@
+"""HDMI-CEC against the kernel's vivid driver: its emulated HDMI input (the TV, cec-ctl --tv) and output (the
+kiosk's adapter, named by [screens.Virtual-1] cec) share one bus; idle blanking with cec-on-idle puts the TV
+in standby (0x36) and a uinput tap wakes it (0x04, then 0x82 with the physical address), as cec-ctl --monitor
+sees them on the bus; without cec-on-idle nothing is sent; a Standby nobody acknowledges is logged and the
+kiosk goes on; the udev rule gives the adapters to the kiosk's group; `kiosk screens` lists them.
+
+The power schedule and the control socket, whose power changes the TV follows by default, are not in this
+tree yet: idle blanking with cec-on-idle drives the same path (CECController follows a set of reasons)."""
+
+import re
+import time
+
+from kioskvm.scenario import expect, note
+from scenarios_support import KIOSK, REPO, run_kiosk, screens_json, stop, trace_events, wait_until
+
+GUEST = dict(heads=1)
+TIMEOUT = 480
+
+# One vivid instance with only a video capture node (one HDMI input: the TV's adapter, physical address
+# 0.0.0.0) and a video output node (one HDMI output: a source's adapter, 1.0.0.0), no framebuffer or radio.
+VIVID = "n_devs=1 node_types=0x101 num_inputs=1 input_types=3 num_outputs=1 output_types=1"
+TV, SOURCE = "/dev/cec0", "/dev/cec1"
+IDLE = 3
+
+state = {}
+
+
+def vivid(guest):
+    """Loads vivid once (the modules are in the image's extras, see build.GUEST_MODULES)."""
+    if "vivid" not in state:
+        guest.run(f"modprobe vivid {VIVID} && udevadm settle", timeout=120).check()
+        state["vivid"] = True
+
+
+def monitor(guest):
+    """The TV: cec-ctl claims TV (logical address 0) on vivid's input adapter, then a monitor prints every
+    message on the bus with its raw bytes."""
+    vivid(guest)
+    if "monitor" not in state:
+        guest.run(f"cec-ctl -d {TV} --tv --osd-name TV", timeout=60).check()
+        process = guest.spawn(f"exec cec-ctl -d {TV} --monitor --show-raw")
+        process.wait_for_output(r"^Initial Event", timeout=30)
+        state["monitor"] = process
+    return state["monitor"]
+
+
+def bus(guest):
+    """The messages the monitor saw from the kiosk's Playback Device, as lists of bytes, in order."""
+    text = monitor(guest).stdout_so_far()
+    messages = []
+    for block in re.split(r"\n(?=\S)", text):
+        if not block.startswith("Received from"):
+            continue
+        raw = re.search(r"Raw: ((?:0x[0-9a-f]{2} ?)+)", block)
+        if raw:
+            messages.append([int(b, 16) for b in raw.group(1).split()])
+    return messages
+
+
+def contains_in_order(messages, wanted):
+    """Whether `wanted` appear in `messages` in that order (others may come between)."""
+    found = iter(messages)
+    return all(any(m == w for m in found) for w in wanted)
+
+
+def settled_bus(guest):
+    """The bus after a kiosk stopped: a moment for the monitor to print what was still on its way."""
+    time.sleep(1)
+    return len(bus(guest))
+
+
+def kiosk(guest, config, args=""):
+    """Starts the kiosk on head 0 with `config` (TOML text) and waits until its input devices are open. Not
+    for a frame with the launch's animation ended: the idle time counts from the displays' start, so under
+    load the screen may go off before that frame (no pixels are compared here)."""
+    path = guest.job_dir / f"kiosk-{time.monotonic_ns()}.toml"
+    path.write_text(config)
+    process, trace = run_kiosk(guest, f"--backend drm --idle-timeout {IDLE} --config {path} {args}")
+    state.update(process=process, trace=trace)
+    wait_until(lambda: [e for e in events("startup") if e["phase"] == "input"], "the kiosk's input started", 90,
+               lambda: f"{events()[-5:]}")
+    return process, trace
+
+
+def events(kind=None):
+    return trace_events(state["trace"], kind)
+
+
+def power_changes(power):
+    return [e for e in events("screen.power") if e["power"] == power]
+
+
+def check_vivid_has_emulated_hdmi_cec(guest):
+    # The parameters this scenario uses, as the guest kernel's vivid names them.
+    params = guest.run("modinfo -p vivid", timeout=60).check().stdout
+    for name in ("n_devs", "node_types", "num_inputs", "input_types", "num_outputs", "output_types"):
+        expect(re.search(rf"^{name}:", params, re.M), f"vivid has no parameter {name}:\n{params}")
+    vivid(guest)
+    for path, name in ((TV, "vivid-000-vid-cap0"), (SOURCE, "vivid-000-vid-out0")):
+        out = guest.run(f"cec-ctl -d {path}", timeout=60).check().stdout
+        expect(f"Adapter Name               : {name}" in out, out)
+        expect("Connector Info             : None" in out, f"{path} is tied to a connector now:\n{out}")
+
+
+def check_the_udev_rule_gives_the_adapters_to_the_kiosk_group(guest):
+    vivid(guest)
+    r = guest.run(f"{REPO}/udev-rules/check --require-cec", timeout=120)
+    expect(r.ok, r)
+    expect("cec0" in r.stdout and "cec1" in r.stdout, r.stdout)
+    note(r.stdout.strip().splitlines()[-1])
+
+
+def check_kiosk_screens_lists_the_adapters(guest):
+    vivid(guest)
+    text = guest.run(f"{KIOSK} screens", timeout=60).check().stdout
+    expect("HDMI-CEC adapters tied to no connector" in text, text)
+    expect(re.search(r"^  /dev/cec1 \(vivid vivid-000-vid-out0, physical address 1\.0\.0\.0", text, re.M), text)
+    virtual1 = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
+    expect(virtual1["cec"] is None, virtual1)
+
+
+def check_idle_blanking_with_cec_on_idle_puts_the_tv_in_standby(guest):
+    monitor(guest)
+    before = len(bus(guest))
+    kiosk(guest, f'[screens.Virtual-1]\ncec = "{SOURCE}"\n', "--cec-on-idle")
+    off = wait_until(lambda: power_changes("off"), "screen.power off", 30, lambda: f"{events()[-5:]}")
+    expect(off[0]["reason"] == f"idle for {IDLE} s", off[0])
+    # From the Playback Device's logical address (4) to the TV (0): <Standby>.
+    wait_until(lambda: [0x40, 0x36] in bus(guest)[before:], "Standby on the bus", 30, lambda: monitor(guest).stdout_so_far()[-2000:])
+    sent = wait_until(lambda: [e for e in events("cec") if e["outcome"] == "sent"], "the trace's cec sent", 30, lambda: f"{events('cec')}")
+    expect(sent[0]["opcode"] == 0x36 and sent[0]["to"] == 0 and sent[0]["adapter"] == SOURCE, sent[0])
+    state["standby_at"] = len(bus(guest))
+    note(f"Standby on the bus when the screen went off ({off[0]['reason']})")
+
+
+def check_a_tap_wakes_the_screen_and_the_tv(guest):
+    if "trace" not in state:
+        check_idle_blanking_with_cec_on_idle_puts_the_tv_in_standby(guest)
+    wait_until(lambda: power_changes("off"), "screen.power off", 30)
+    after = state.get("standby_at", len(bus(guest)))
+    with guest.touchscreen(name="Kiosk CEC Touch", size_mm=(256, 160)) as screen:
+        state["process"].wait_for_output('"Kiosk CEC Touch"', timeout=30, stderr=True)
+        screen.play("tap 0.1 0.1")
+        on = wait_until(lambda: power_changes("on"), "screen.power on", 30, lambda: f"{events()[-5:]}")
+        expect(on[0]["reason"] == "input", on[0])
+        # <Image View On> to the TV, then <Active Source> to all with the output's physical address 1.0.0.0.
+        wake = [[0x40, 0x04], [0x4f, 0x82, 0x10, 0x00]]
+        wait_until(lambda: contains_in_order(bus(guest)[after:], wake), "Image View On, then Active Source", 30,
+                   lambda: monitor(guest).stdout_so_far()[-2000:])
+        woken = [e for e in events("cec") if e["reason"] == "input" and e["outcome"] == "queued"]
+        expect([(e["opcode"], e["to"]) for e in woken[:2]] == [(0x04, 0), (0x82, "all")], woken)
+    note("Image View On then Active Source 1.0.0.0 on the bus after the waking tap")
+
+
+def check_without_cec_on_idle_the_tv_stays_on(guest):
+    if "process" in state:
+        stop(state.pop("process"))
+    monitor(guest)
+    before = settled_bus(guest)
+    kiosk(guest, f'[screens.Virtual-1]\ncec = "{SOURCE}"\n')
+    wait_until(lambda: power_changes("off"), "screen.power off", 30, lambda: f"{events()[-5:]}")
+    time.sleep(3)
+    expect(bus(guest)[before:] == [], f"sent without cec-on-idle: {bus(guest)[before:]}")
+    expect(events("cec") == [], events("cec"))
+    stop(state.pop("process"))
+
+
+def check_a_standby_nobody_acknowledges_is_logged_and_the_kiosk_goes_on(guest):
+    if "process" in state:
+        stop(state.pop("process"))
+    monitor(guest)
+    # No TV on the bus: the input adapter gives its logical address up.
+    guest.run(f"cec-ctl -d {TV} --clear", timeout=60).check()
+    try:
+        process, _ = kiosk(guest, f'[screens.Virtual-1]\ncec = "{SOURCE}"\n', "--cec-on-idle")
+        failed = wait_until(lambda: [e for e in events("cec") if e["outcome"] == "failed"], "the trace's cec failed", 40,
+                            lambda: f"{events('cec')}")
+        expect(failed[0]["opcode"] == 0x36 and "NACK" in failed[0]["status"], failed[0])
+        line = process.wait_for_output(rf"error kiosk\.cec: .*Standby .* through /dev/cec1 \(idle for {IDLE} s\) failed: .*NACK.*", timeout=30, stderr=True)
+        note(f"logged: {line.group(0).split('kiosk.cec: ', 1)[-1][:160]}")
+        expect(process.poll() is None, "the kiosk stopped")
+        stop(process)
+        state.pop("process", None)
+    finally:
+        guest.run(f"cec-ctl -d {TV} --tv --osd-name TV", timeout=60)
+
+
+def check_the_monitor_saw_nothing_malformed(guest):
+    text = monitor(guest).stdout_so_far()
+    expect("Warning" not in text and "Error" not in text, text[-2000:])
+    monitor(guest).stop()
