@@ -42,7 +42,9 @@ import Testing
         #expect(end?["finished"] as? Bool == true)
         let frames = lines.filter { $0["event"] as? String == "frame" }
         let flips = frames.compactMap { ($0["flip"] as? NSNumber)?.doubleValue }
-        #expect(flips.count == frames.count && frames.count >= 5, "\(frames)")
+        // How many frames the 0.25 s fade gets depends on the machine's load (five or more on a quiet one,
+        // two under three parallel builds): at least the first and the end state.
+        #expect(flips.count == frames.count && frames.count >= 2, "\(frames)")
         #expect(frames.allSatisfy { $0["vblank"] as? Bool == false })
         // 60 Hz: never two frames within a period (less a little for the clock's rounding).
         #expect(zip(flips, flips.dropFirst()).allSatisfy { $1 - $0 >= 1.0 / 60 - 0.001 }, "\(flips)")
