@@ -59,6 +59,8 @@ let package = Package(
         .target(name: "CEC", dependencies: ["CCEC"], swiftSettings: strict),
         .target(name: "LazyLink", dependencies: ["CLazyLink"], swiftSettings: strict),
         .target(name: "Seat", dependencies: ["CLibSeat", "CLazyLibSeat", "LazyLink"], swiftSettings: strict),
+        // The kernel's backlight class through sysfs (no C library): devices, levels; an in-memory twin.
+        .target(name: "Backlight", swiftSettings: strict),
         // sd_notify(3) in pure Swift (no libsystemd): READY/WATCHDOG/STOPPING for the systemd unit.
         .target(name: "SystemdNotify", swiftSettings: strict),
         .target(name: "LibInput", dependencies: ["CLibInput", "CLazyLibInput", "LazyLink"], swiftSettings: strict),
@@ -154,6 +156,7 @@ let package = Package(
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
         .testTarget(name: "CECTests", dependencies: ["CEC"], swiftSettings: strict),
+        .testTarget(name: "BacklightTests", dependencies: ["Backlight"], swiftSettings: strict),
         .testTarget(name: "SeatTests", dependencies: ["Seat"], swiftSettings: strict),
         .testTarget(
             name: "CommandsTests",
