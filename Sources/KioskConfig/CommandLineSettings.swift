@@ -99,6 +99,12 @@ public struct CommandLineSettings: Sendable, Equatable {
                         valid: problem.validText(for: setting, vocabulary: vocabulary)))
             }
         }
+        // Once every flag is in, so `--dim-after 90 --idle-timeout 120` over a file's idle-timeout of 60 is fine.
+        if let value = values.last(where: { KioskConfiguration.dimStageKeys.contains($0.key) }),
+            let problem = configuration.dimStageProblem(origin: .commandLine(option: "\(value.flag) \(value.text)"))
+        {
+            problems.append(problem)
+        }
         return problems
     }
 }

@@ -8,7 +8,7 @@ struct ConfigReader {
     let vocabulary: Vocabulary
     private(set) var problems: [ConfigProblem] = []
 
-    static let screenKeys = ["mode", "rotation", "primary", "position", "edid", "cec"]
+    static let screenKeys = ["mode", "rotation", "primary", "position", "edid", "cec", "backlight"]
     static let edidKeys = ["make", "model", "serial"]
     static let positionKeys = ["x", "y"]
     static let touchKeys = ["match", "screen", "calibration"]
@@ -62,6 +62,7 @@ struct ConfigReader {
             }
         }
         checkDuplicates(configuration.screens)
+        checkDimStage(configuration)
         configuration.primary = resolvePrimary(topPrimary, in: configuration)
         for reference in touchScreens where !configuration.namesScreen(reference.name) {
             reportUnknownScreen(reference.name, at: reference.path, in: configuration)
@@ -81,6 +82,14 @@ struct ConfigReader {
         case .integer:
             guard let number = integer(value, at: path, valid: valid) else { return false }
             texts = [(String(number), path)]
+        case .number:
+            switch value {
+            case .integer(let number): texts = [(String(number), path)]
+            case .float(let number): texts = [(String(number), path)]
+            default:
+                report(.wrongType(path, expected: "a number", found: value.typeName, valid: valid, origin(path, at: .value)))
+                return false
+            }
         case .boolean:
             guard let flag = boolean(value, at: path) else { return false }
             texts = [(String(flag), path)]
@@ -177,6 +186,14 @@ struct ConfigReader {
                     screen.cec = setting
                 } else {
                     report(.invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not valid", valid: valid, origin(keyPath, at: .value)))
+                }
+            case "backlight":
+                // The same check as `--backlight`; whether the device exists is the board's to say.
+                guard let text = string(value, at: keyPath, valid: ScreenConfiguration.backlightSpelling) else { continue }
+                if let problem = ScreenConfiguration.backlightProblem(text) {
+                    report(.invalidValue(keyPath, problem, valid: ScreenConfiguration.backlightSpelling, origin(keyPath, at: .value)))
+                } else {
+                    screen.backlight = text
                 }
             default:
                 report(.unknownKey(key, in: path, valid: Self.screenKeys, origin(keyPath, at: .key)))
@@ -284,6 +301,15 @@ struct ConfigReader {
                 seen[edid] = screen
             }
         }
+    }
+
+    /// The dim stage comes before the screen turns off: `dim-after` at or past `idle-timeout` would never
+    /// dim. (The environment and the command line are checked again once applied: `dimStageProblem`.)
+    private mutating func checkDimStage(_ configuration: KioskConfiguration) {
+        let idle = document.location(of: ConfigKeyPath([.key("idle-timeout")])).map { " (line \($0.line))" } ?? ""
+        guard let message = configuration.dimStageProblem(idleTimeoutWhere: idle) else { return }
+        let path = ConfigKeyPath([.key("dim-after")])
+        report(ConfigProblem(.conflict, origin(path, at: .value), keyPath: path.description, message: message))
     }
 
     /// The main screen: the top-level `primary` key, else the screen with `primary = true`. Both set and

@@ -13,6 +13,13 @@ extension KioskConfiguration {
                         message: problem.message, valid: problem.validText(for: setting, vocabulary: vocabulary)))
             }
         }
+        // Checked once both may have been set, so the order of the variables does not matter.
+        let dimStage = Self.settings.filter { Self.dimStageKeys.contains($0.key) }.compactMap(\.environmentVariable)
+        if let variable = dimStage.last(where: { !(environment[$0] ?? "").isEmpty }),
+            let problem = dimStageProblem(origin: .environment(variable: variable))
+        {
+            problems.append(problem)
+        }
         return problems
     }
 

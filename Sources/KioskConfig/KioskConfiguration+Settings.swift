@@ -12,6 +12,8 @@ extension KioskConfiguration {
             case string
             case integer
             case boolean
+            /// A number, integer or not (`0.2`, `1`).
+            case number
             /// An array of strings; on the command line the flag is repeated.
             case strings
             /// Only a flag: the file has its own form for it (`--mode` is `[screens.NAME] mode`, `--touch` is
@@ -119,6 +121,21 @@ extension KioskConfiguration {
             "idle-timeout", flag: "--idle-timeout", \.idleTimeoutSeconds, in: idleTimeoutRange, unit: "seconds; 0: never",
             valueName: "SECONDS",
             help: "Turn a screen off after this many seconds without input on it (a touch or key wakes it); default: 0, never."),
+        integer(
+            "dim-after", flag: "--dim-after", \.dimAfterSeconds, in: idleTimeoutRange,
+            unit: "seconds, less than idle-timeout; 0: no dim stage",
+            valueName: "SECONDS",
+            help: "Dim a screen that has a backlight after this many seconds without input on it (input restores it); default: 0, never."),
+        Setting(
+            key: "dim-brightness", fileForm: .number, flag: "--dim-brightness", environmentVariable: variable("dim-brightness"),
+            valueName: "BRIGHTNESS", help: "The brightness a dimmed screen goes to, 0 to 1; default: 0.2.", reload: .live,
+            validText: { _ in "a number from 0 to 1 (0: the dimmest the backlight shows)" },
+            parse: { text, configuration, _ in
+                guard let value = Double(text), value.isFinite else { return notValid(text) }
+                guard (0...1).contains(value) else { return ValueProblem("\(text) is out of range") }
+                configuration.dimBrightness = value
+                return nil
+            }, reset: nil, spelled: { String($0.dimBrightness) }),
         Setting(
             key: "cec-on-idle", fileForm: .boolean, flag: "--cec-on-idle", environmentVariable: "KIOSK_CEC_ON_IDLE", valueName: nil,
             help: "Idle blanking also puts a TV in standby over HDMI-CEC (a touch cannot wake a TV in standby); default: false.",
@@ -184,6 +201,17 @@ extension KioskConfiguration {
                     return nil
                 }
             }, reset: nil, spelled: { spellScreens($0, \.rotation) }),
+        Setting(
+            key: "backlight", fileForm: .none, flag: "--backlight", environmentVariable: nil, valueName: "SCREEN=DEVICE",
+            help: "A screen's backlight device in /sys/class/backlight (the file's [screens.SCREEN] backlight); repeatable.",
+            reload: .live, validText: { _ in "SCREEN=DEVICE with DEVICE " + ScreenConfiguration.backlightSpelling },
+            parse: { text, configuration, _ in
+                screenPair(text, in: &configuration) { value, screen in
+                    if let problem = ScreenConfiguration.backlightProblem(value) { return ValueProblem(problem) }
+                    screen.backlight = value
+                    return nil
+                }
+            }, reset: nil, spelled: { spellScreens($0, \.backlight) }),
         Setting(
             key: "touch", fileForm: .none, flag: "--touch", environmentVariable: nil, valueName: "MATCH=SCREEN",
             help: "Map touch devices to a screen (the file's [[touch]]); first match wins; repeatable.", reload: .live,

@@ -62,6 +62,11 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// in standby cannot be woken by a touch on it (a touch TV's own touch frame sleeps with it, and the
     /// kiosk then sees no touch), while a blanked picture on a TV that stays on still takes the waking touch.
     public var cecOnIdle = false
+    /// Seconds without input on a screen before its backlight dims to `dimBrightness` (input restores it);
+    /// 0: no dim stage. Less than `idleTimeoutSeconds` when both are set. Only screens with a backlight dim.
+    public var dimAfterSeconds = 0
+    /// The brightness a dimmed screen goes to, 0...1 (as `Screen.brightness`).
+    public var dimBrightness = 0.2
     public var keyboardLayout: KeyboardLayoutName = .en
     /// Hotplug events closer together than this are coalesced and only the final state is acted on
     /// (TVs power-cycle and HDMI links flap). 0 to 60000.

@@ -65,6 +65,9 @@ public struct ScreenConfiguration: Sendable, Equatable {
     public var location: FilePosition?
     /// Where `mode` was written, for "a mode the connector does not offer" found after a hotplug.
     public var modeLocation: FilePosition?
+    /// The panel's backlight, a device name in `/sys/class/backlight` (`intel_backlight`); nil: the one
+    /// the display backend matches to the connector. Whether it exists is known only on the board.
+    public var backlight: String?
 
     /// Set by a command-line flag (`--mode`, `--rotate`) rather than the file: such entries come first in
     /// `KioskConfiguration.screens`, so they win, and are made again after every reload.
@@ -108,6 +111,8 @@ public struct ResolvedScreen: Sendable, Equatable {
     public var isPrimary = false
     /// The HDMI-CEC adapter that follows the display's power (`auto` unless an entry says otherwise).
     public var cec = CECSetting.auto
+    /// The backlight device the configuration names for this display; nil: the backend's match.
+    public var backlight: String?
 
     public init(mode: ModeRequest? = nil, rotation: Rotation? = nil, isPrimary: Bool = false) {
         self.mode = mode
@@ -125,6 +130,7 @@ extension KioskConfiguration {
             rotation: matching.lazy.compactMap(\.rotation).first)
         resolved.cec = matching.lazy.compactMap(\.cec).first ?? .auto
         if let primary { resolved.isPrimary = primary == connector || matching.contains { $0.name == primary } }
+        resolved.backlight = matching.lazy.compactMap(\.backlight).first
         return resolved
     }
 }

@@ -279,7 +279,7 @@ public final class KioskRuntime {
     nonisolated static func changes(from old: KioskConfiguration, to new: KioskConfiguration) -> [Change] {
         var changes = KioskConfiguration.settings.filter { $0.value(in: old) != $0.value(in: new) }.map { ($0.key, $0.reload) }
         // What the settings' spelling does not show: whole screen sections (EDID, position), calibrations.
-        if old.screens != new.screens, !changes.contains(where: { ["mode", "rotation"].contains($0.0) }) {
+        if old.screens != new.screens, !changes.contains(where: { ["mode", "rotation", "backlight"].contains($0.0) }) {
             changes.append(("screens", .live))
         }
         if old.touch != new.touch, !changes.contains(where: { $0.0 == "touch" }) { changes.append(("touch", .live)) }

@@ -38,7 +38,7 @@ import Testing
             KioskConfiguration.environmentVariables == [
                 "KIOSK_BACKEND", "KIOSK_DRM_DEVICE", "KIOSK_NO_ATOMIC", "KIOSK_FBDEV_DEVICE", "KIOSK_SEAT", "KIOSK_LOG_LEVEL",
                 "KIOSK_CURSOR", "KIOSK_KEYBOARD", "KIOSK_KEYBOARD_LAYOUT", "KIOSK_HOTPLUG_DEBOUNCE_MS", "KIOSK_IDLE_TIMEOUT",
-                "KIOSK_CEC_ON_IDLE", "KIOSK_PRIMARY", "KIOSK_APP",
+                "KIOSK_DIM_AFTER", "KIOSK_DIM_BRIGHTNESS", "KIOSK_CEC_ON_IDLE", "KIOSK_PRIMARY", "KIOSK_APP",
                 "KIOSK_SNAPSHOT_DIR", "KIOSK_TRACE",
             ])
     }

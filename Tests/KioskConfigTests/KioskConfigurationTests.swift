@@ -14,7 +14,8 @@ import Testing
         #expect(configuration.primary == "HDMI-A-1")
         #expect(configuration.app == "demo")
         #expect(configuration.appSettings == ["title": .string("Welcome")])
-        #expect(configuration.screens.map(\.name) == ["HDMI-A-1", "lobby-tv"])
+        #expect(configuration.screens.map(\.name) == ["HDMI-A-1", "lobby-tv", "DSI-1"])
+        #expect(configuration.screen(connector: "DSI-1").backlight == "backlight")
         #expect(configuration.screens[1].edid == .init(make: "SAM", model: "SAMSUNG", serial: "H4ZN900123"))
         #expect(configuration.touch.map(\.screen) == ["HDMI-A-1", "lobby-tv"])
         #expect(configuration.touch[1].match == .vendorProduct(vendor: 0x222a, product: 0x0001))
@@ -26,6 +27,7 @@ import Testing
         let keys = [
             "backend", "drm-device", "fbdev-device", "seat", "log-level", "cursor", "hotplug-debounce-ms",
             "cec-on-idle", "primary", "app", "[app-settings]", "[screens.", "mode", "rotation", "position", "cec", "edid",
+            "backlight",
             "[[touch]]", "match", "screen", "calibration",
         ]
         for key in keys {
