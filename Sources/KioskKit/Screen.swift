@@ -136,7 +136,7 @@ public final class Screen {
     /// `brightnessDidChangeNotification`. A display without a backlight stays at 1 (the setting is logged
     /// and ignored; `setBrightness` throws instead).
     public var brightness: Double {
-        get { storedBrightness }
+        get { hasBacklight ? storedBrightness : 1 }
         set {
             do { try setBrightness(newValue) } catch { Log.screen.error("\(error)") }
         }
@@ -148,7 +148,7 @@ public final class Screen {
         guard let driver, driver.hasBacklight(self) else { throw .noBacklight(screen: name) }
         guard clamped != storedBrightness else { return }
         do { try driver.setBrightness(clamped, for: self) } catch {
-            throw .powerFailed(screen: name, on: true, reason: "brightness \(clamped): \(error)")
+            throw .brightnessFailed(screen: name, value: clamped, reason: "\(error)")
         }
         storedBrightness = clamped
         Application.shared.notificationCenter.post(name: Screen.brightnessDidChangeNotification, object: self)
@@ -185,6 +185,17 @@ public final class Screen {
         powerState = .on
         Log.screen.info("disconnected", metadata: ["screen": "\(name)"])
         Application.shared.screenDidDisconnect(self)
+    }
+
+    /// The backend read the level of the display's backlight: when it found the backlight (at connect, or a
+    /// reload named another device). Posts `brightnessDidChangeNotification` when a connected screen's level
+    /// changed; before it connects the level is only recorded, as its modes are.
+    public func update(brightness value: Double) {
+        let clamped = min(max(value.isNaN ? 1 : value, 0), 1)
+        guard clamped != storedBrightness else { return }
+        storedBrightness = clamped
+        guard isConnected else { return }
+        Application.shared.notificationCenter.post(name: Screen.brightnessDidChangeNotification, object: self)
     }
 
     /// The backend found a new mode list (a new EDID) or lit another mode by itself (a re-modeset after
@@ -231,6 +242,7 @@ public struct ScreenError: Error, CustomStringConvertible, Equatable {
         case backendFailed(mode: Screen.Mode, reason: String)
         case noBacklight
         case powerFailed(on: Bool, reason: String)
+        case brightnessFailed(value: Double, reason: String)
     }
 
     private let code: Code
@@ -252,6 +264,10 @@ public struct ScreenError: Error, CustomStringConvertible, Equatable {
         ScreenError(code: .powerFailed(on: on, reason: reason), screen: screen)
     }
 
+    public static func brightnessFailed(screen: String, value: Double, reason: String) -> ScreenError {
+        ScreenError(code: .brightnessFailed(value: value, reason: reason), screen: screen)
+    }
+
     public var description: String {
         switch code {
         case let .modeNotAvailable(requested, available):
@@ -265,6 +281,8 @@ public struct ScreenError: Error, CustomStringConvertible, Equatable {
             return "\(screen): this display has no backlight the kiosk can set (brightness stays 1)"
         case let .powerFailed(on, reason):
             return "\(screen): turning the display \(on ? "on" : "off") failed: \(reason)"
+        case let .brightnessFailed(value, reason):
+            return "\(screen): setting the brightness to \(value) failed: \(reason)"
         }
     }
 }

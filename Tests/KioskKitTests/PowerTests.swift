@@ -87,4 +87,37 @@ struct PowerTests {
         #expect(bed.backend.powerLog == ["HDMI-A-1 brightness 0.4", "HDMI-A-1 brightness 1.0"])
         withExtendedLifetime(observation) {}
     }
+
+    /// The level a backend reads from the backlight: recorded before the screen connects, announced after;
+    /// a screen that loses its backlight reports 1 again.
+    @Test func theBackendTellsTheLevelItReads() throws {
+        let bed = TestBed()
+        bed.backend.backlights = ["DSI-1"]
+        var notes: [Double] = []
+        let observation = bed.center.addObserver(forName: Screen.brightnessDidChangeNotification) { note in
+            notes.append((note.object as? Screen)?.brightness ?? -1)
+        }
+        let panel = bed.backend.screen(named: "DSI-1")
+        panel.update(brightness: 0.6)
+        #expect(panel.brightness == 0.6 && notes.isEmpty)
+        bed.backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
+        panel.update(brightness: 0.25)
+        panel.update(brightness: 0.25)
+        panel.update(brightness: 9)
+        #expect(notes == [0.25, 1] && bed.backend.powerLog.isEmpty)
+        // A backend that refuses: the level stays, and the error says what was asked.
+        bed.backend.failure = ScreenError.notConnected(screen: "test")
+        #expect(
+            throws: ScreenError.brightnessFailed(
+                screen: "DSI-1", value: 0.5, reason: "test: cannot set a mode, the screen is not connected")
+        ) {
+            try panel.setBrightness(0.5)
+        }
+        #expect(panel.brightness == 1)
+        bed.backend.failure = nil
+        panel.update(brightness: 0.5)
+        bed.backend.backlights = []
+        #expect(panel.brightness == 1)
+        withExtendedLifetime(observation) {}
+    }
 }
