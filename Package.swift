@@ -110,7 +110,7 @@ let package = Package(
         .target(
             name: "DRMDisplay",
             dependencies: [
-                "KioskKit", "KioskBackend", "KioskConfig", "DRM", "Udev",
+                "KioskKit", "KioskBackend", "KioskConfig", "DRM", "Udev", "Backlight",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 
@@ -180,7 +180,8 @@ let package = Package(
             name: "KioskConfigTests", dependencies: ["KioskConfig", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: strict),
         .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "XKB"], swiftSettings: strict),
         .testTarget(name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskConfig"], swiftSettings: strict),
-        .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig"], swiftSettings: strict),
+        .testTarget(
+            name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig", "Backlight"], swiftSettings: strict),
         .testTarget(
             name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk", "DRMDisplay", "CECControl", "CEC"],
             swiftSettings: strict),

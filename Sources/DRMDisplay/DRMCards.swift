@@ -1,5 +1,7 @@
+import Backlight
 import DRM
 import Geometry
+import KioskConfig
 import Udev
 
 /// Finding the DRM cards: every `/dev/dri/card*` udev knows, in natural order (card2 before card10), and
@@ -71,6 +73,10 @@ public enum DRMCards {
         public var edid: (make: String, model: String, serial: String?)?
         public var possibleCRTCs: [UInt32]
         public var panelOrientation: String?
+        /// The backlight the kiosk drives for it (`BacklightMatch`); nil: none, and its brightness stays 1.
+        public var backlight: ConnectorBacklight?
+        /// Why that backlight, or why none.
+        public var backlightReason = ""
 
         public var isConnected: Bool { status == DRMConnector.Status.connected.rawValue }
         /// Physical size in millimetres, when the display reports one.
@@ -79,14 +85,27 @@ public enum DRMCards {
         }
     }
 
+    /// A connector's backlight device: its name in /sys/class/backlight, its type, its levels.
+    public struct ConnectorBacklight: Sendable {
+        public var name: String
+        /// firmware, platform or raw.
+        public var type: String
+        public var maxBrightness: Int
+        /// `actual_brightness`; nil when it could not be read.
+        public var level: Int?
+    }
+
     public struct Mode: Sendable {
         public var mode: DisplayMode
         public var isPreferred: Bool
         public var isCurrent: Bool
     }
 
-    /// Reads `paths` (default: every card), opening each read-write without becoming its user.
-    public static func read(paths: [String]? = nil) -> [Card] {
+    /// Reads `paths` (default: every card), opening each read-write without becoming its user, and the
+    /// backlight each connector would drive with `configuration`'s `backlight` settings.
+    public static func read(
+        paths: [String]? = nil, configuration: KioskConfiguration = .default, backlights: any BacklightClass = SysfsBacklightClass()
+    ) -> [Card] {
         (paths ?? nodes()).map { path in
             var card = Card(path: path, name: name(of: path), driver: nil, problem: nil, connectors: [])
             do {
@@ -98,21 +117,38 @@ public enum DRMCards {
                     return card
                 }
                 let resources = try device.resources()
-                for id in resources.connectors {
-                    let connector = try device.connector(id, crtcs: resources.crtcs)
+                let connectors = try resources.connectors.map { id throws(DRMError) in try device.connector(id, crtcs: resources.crtcs) }
+                let panels = connectors.filter(\.isBuiltInPanel).map(\.name).sorted()
+                let devices = Result { () throws(BacklightError) in try backlights.devices() }
+                for connector in connectors {
                     var current: DRMModeInfo?
                     if let encoder = connector.encoderID, let crtc = device.crtc(ofEncoder: encoder) {
                         current = try? device.crtcState(crtc).mode
                     }
-                    card.connectors.append(
-                        Connector(
-                            name: connector.name, id: connector.id.rawValue, status: connector.status.rawValue,
-                            modes: connector.modes.map {
-                                Mode(mode: DisplayMode($0), isPreferred: $0.isPreferred, isCurrent: $0 == current)
-                            },
-                            widthMillimeters: connector.physicalWidthMillimeters, heightMillimeters: connector.physicalHeightMillimeters,
-                            edid: device.edid(of: connector).map { ($0.make, $0.model, $0.serial) },
-                            possibleCRTCs: connector.possibleCRTCs.map(\.rawValue), panelOrientation: connector.panelOrientation))
+                    let edid = device.edid(of: connector)
+                    var listed = Connector(
+                        name: connector.name, id: connector.id.rawValue, status: connector.status.rawValue,
+                        modes: connector.modes.map {
+                            Mode(mode: DisplayMode($0), isPreferred: $0.isPreferred, isCurrent: $0 == current)
+                        },
+                        widthMillimeters: connector.physicalWidthMillimeters, heightMillimeters: connector.physicalHeightMillimeters,
+                        edid: edid.map { ($0.make, $0.model, $0.serial) },
+                        possibleCRTCs: connector.possibleCRTCs.map(\.rawValue), panelOrientation: connector.panelOrientation)
+                    switch devices {
+                    case .failure(let error):
+                        listed.backlightReason = "the backlight class cannot be read: \(error)"
+                    case .success(let devices):
+                        let configured = configuration.screen(connector: connector.name, edid: edid.map(DRMDisplay.match)).backlight
+                        let outcome = BacklightMatch.choose(
+                            connector: connector.name, card: card.name, builtInPanels: panels, devices: devices, configured: configured)
+                        listed.backlightReason = outcome.reason
+                        listed.backlight = outcome.device.map {
+                            ConnectorBacklight(
+                                name: $0.name, type: $0.type.rawValue, maxBrightness: $0.maxBrightness,
+                                level: try? backlights.brightness(of: $0.name))
+                        }
+                    }
+                    card.connectors.append(listed)
                 }
             } catch {
                 card.problem = "\(error)"

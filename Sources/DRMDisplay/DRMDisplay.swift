@@ -1,3 +1,4 @@
+import Backlight
 import DRM
 import Dispatch
 import Geometry
@@ -51,6 +52,14 @@ public final class DRMDisplay: DisplayBackend {
     private var hotplugMonitor: UdevMonitor?
     private var reprobe: Debouncer?
     var isPaused = false
+    /// The panels' backlights (`DRMDisplay+Backlight.swift`): the class, the device of each lit screen by
+    /// connector name, why a screen has none as last logged, the levels found at start and which the
+    /// kiosk changed (put back at stop).
+    let backlightClass: any BacklightClass = SysfsBacklightClass()
+    var panelBacklights: [String: PanelBacklight] = [:]
+    var reportedBacklight: [String: String] = [:]
+    var levelsFound: [String: Int] = [:]
+    var changedBacklights: Set<String> = []
     let log = Logger(label: "kiosk.drm")
     private let hotplugLog = Logger(label: "kiosk.hotplug")
 
@@ -223,12 +232,14 @@ public final class DRMDisplay: DisplayBackend {
                 guard let connector = connectors.first(where: { $0.name == name }) else { continue }
                 let screen = screen(named: name)
                 guard !failed.contains(name), let output = outputs[connector.id] else {
+                    panelBacklights[name] = nil
                     if screen.isConnected { screen.disconnect() }
                     continue
                 }
                 present(connector, edid: identities[name], mode: DisplayMode(output.mode), on: screen, log: log)
             case let .disconnectScreen(name):
                 let screen = screen(named: name)
+                panelBacklights[name] = nil
                 if screen.isConnected {
                     log.info("\(name): screen disconnected")
                     screen.disconnect()
@@ -239,13 +250,13 @@ public final class DRMDisplay: DisplayBackend {
 
     /// Tells the screen its modes and the mode lit, connecting it when it was not.
     private func present(_ connector: DRMConnector, edid: EDID?, mode: DisplayMode, on screen: Screen, log: Logger) {
-        screen.rotation =
-            configuration.screen(connector: connector.name, edid: edid.map(Self.match)).rotation
-            ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
+        let settings = configuration.screen(connector: connector.name, edid: edid.map(Self.match))
+        screen.rotation = settings.rotation ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
         let modes = connector.modes.map(DisplayMode.init)
         let preferred = connector.preferredModeIndex.map { modes[$0] }
         if screen.isConnected {
             screen.update(modes: modes, preferredMode: preferred, currentMode: mode)
+            updateBacklight(of: connector, configured: settings.backlight, screen: screen, log: log)
             return
         }
         let physical =
@@ -253,10 +264,13 @@ public final class DRMDisplay: DisplayBackend {
             ? Size(width: Double(connector.physicalWidthMillimeters), height: Double(connector.physicalHeightMillimeters)) : nil
         let identity = edid.map { " (\($0.make) \($0.model)\($0.serial.map { " \($0)" } ?? ""))" } ?? ""
         log.info("\(connector.name)\(identity): connected, \(mode), rotation \(screen.rotation)")
+        // Before connecting: whoever is told of the new screen (the power policy's dim stage) asks whether
+        // it has a backlight, and its brightness is part of what it is when it connects.
+        updateBacklight(of: connector, configured: settings.backlight, screen: screen, log: log)
         screen.connect(modes: modes, preferredMode: preferred, currentMode: mode, physicalSize: physical)
     }
 
-    static func match(_ edid: EDID) -> ScreenConfiguration.EDIDMatch {
+    nonisolated static func match(_ edid: EDID) -> ScreenConfiguration.EDIDMatch {
         ScreenConfiguration.EDIDMatch(make: edid.make, model: edid.model, serial: edid.serial)
     }
 
@@ -371,6 +385,7 @@ public final class DRMDisplay: DisplayBackend {
             output.release()
         }
         outputs.removeAll()
+        restoreBacklights()
         log.info("\(cardName): restored the display state found at start")
         if let seatDevice { session?.closeDevice(seatDevice) }
     }

@@ -3,8 +3,8 @@ import DRMDisplay
 import KioskRuntime
 
 /// What `kiosk screens` prints: every card and connector with status, every mode (preferred and current
-/// marked), physical size, EDID identity and the HDMI-CEC adapter the kernel ties to it; then the adapters
-/// it ties to no connector (those a `[screens.NAME] cec` must name).
+/// marked), physical size, EDID identity, the HDMI-CEC adapter the kernel ties to it and the backlight the
+/// kiosk drives for it; then the adapters it ties to no connector (those a `[screens.NAME] cec` must name).
 struct ScreenReport {
     var cards: [DRMCards.Card]
     var cecAdapters: [CECAdapterInfo] = []
@@ -34,6 +34,12 @@ struct ScreenReport {
                 if let orientation = connector.panelOrientation { line += "  panel orientation: \(orientation)" }
                 out += line + "\n"
                 if let adapter = cecAdapter(of: connector, on: card) { out += "    HDMI-CEC: \(adapter.summary)\n" }
+                if let backlight = connector.backlight {
+                    let level = backlight.level.map { "level \($0) of \(backlight.maxBrightness)" } ?? "max \(backlight.maxBrightness)"
+                    out += "    backlight \(backlight.name) (\(backlight.type), \(level); \(connector.backlightReason))\n"
+                } else {
+                    out += "    no backlight (brightness stays 1): \(connector.backlightReason)\n"
+                }
                 for mode in connector.modes {
                     let marks = [mode.isPreferred ? "preferred" : nil, mode.isCurrent ? "current" : nil].compactMap { $0 }
                     out += "    \(mode.mode)\(marks.isEmpty ? "" : "  (\(marks.joined(separator: ", ")))")\n"
@@ -52,6 +58,8 @@ struct ScreenReport {
     /// decimals, `preferred`, `interlaced`), `current` (a mode or null), `physical_width_mm`,
     /// `physical_height_mm`, `edid` (`make`, `model`, `serial`) or null, `possible_crtcs`, `panel_orientation`,
     /// `cec` (the path of the HDMI-CEC adapter the kernel ties to the connector) or null.
+    /// `backlight` (`name`, `type`, `max_brightness`, `brightness`: the level now or null) or null (no
+    /// backlight: brightness stays 1), `backlight_reason` (why that one, or why none).
     var json: String {
         var entries: [String] = []
         for card in cards {
@@ -78,6 +86,14 @@ struct ScreenReport {
                 line.append("possible_crtcs", .raw("[" + connector.possibleCRTCs.map(String.init).joined(separator: ",") + "]"))
                 line.append("panel_orientation", connector.panelOrientation.map { .string($0) } ?? .null)
                 line.append("cec", cecAdapter(of: connector, on: card).map { .string($0.path) } ?? .null)
+                let backlight = connector.backlight.map {
+                    JSONLine([
+                        ("name", .string($0.name)), ("type", .string($0.type)), ("max_brightness", .integer($0.maxBrightness)),
+                        ("brightness", $0.level.map { .integer($0) } ?? .null),
+                    ]).text
+                }
+                line.append("backlight", backlight.map { .raw($0) } ?? .null)
+                line.append("backlight_reason", .string(connector.backlightReason))
                 entries.append(line.text)
             }
         }

@@ -9,11 +9,14 @@ extension KioskCommand {
         static let command = Commands.Command(
             name: "screens",
             abstract:
-                "List the DRM cards and their connectors: status, every mode (preferred and current marked), size, EDID, HDMI-CEC adapter.",
-            discussion:
-                "Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes. --drm-device PATH lists only that card.",
+                "List the DRM cards and their connectors: status, every mode (preferred and current marked), size, EDID, HDMI-CEC adapter, backlight.",
+            discussion: """
+                Reads the cards without taking them over; run it while the kiosk is stopped to see fresh probes. --drm-device PATH \
+                lists only that card. The backlight is the one the kiosk drives for each connector, with the config file's \
+                [screens.NAME] backlight (--config FILE, KIOSK_CONFIG) and --backlight SCREEN=DEVICE.
+                """,
             options: [.flag("json", help: "Print JSON (a list of connectors) instead of text.")],
-            settingsHelp: "--drm-device PATH: only this card.")
+            settingsHelp: "--config FILE, --drm-device PATH: only this card, --backlight SCREEN=DEVICE.")
 
         let json: Bool
         let settings: [String]
@@ -24,8 +27,11 @@ extension KioskCommand {
         }
 
         func run() throws(CommandExit) {
-            let configuration = try SettingsArguments.configuration(settings, accepting: ["drm-device"], readFile: false)
-            let report = ScreenReport(cards: DRMCards.read(paths: configuration.drmDevice.map { [$0] }), cecAdapters: CECAdapterInfo.read())
+            // The file too, for the screens' `backlight` (as `kiosk inputs` reads it for the touch rules).
+            let configuration = try SettingsArguments.configuration(settings, accepting: ["drm-device", "backlight"], readFile: true)
+            let report = ScreenReport(
+                cards: DRMCards.read(paths: configuration.drmDevice.map { [$0] }, configuration: configuration),
+                cecAdapters: CECAdapterInfo.read())
             if json {
                 print(report.json)
             } else {
