@@ -123,7 +123,8 @@ public final class KioskRuntime {
         display.start()
         reached(.displays)
         power = PowerManager(
-            application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds), power: configuration.power)
+            application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds),
+            dimAfter: TimeInterval(configuration.dimAfterSeconds), dimBrightness: configuration.dimBrightness, power: configuration.power)
         startCEC(display: display, trace: trace)
         routeSessionEvents()
         installSignalHandlers()
@@ -253,6 +254,8 @@ public final class KioskRuntime {
         power?.idleTimeout = TimeInterval(loaded.idleTimeoutSeconds)
         power?.power = loaded.power
         cec?.reconfigure(loaded)
+        power?.dimBrightness = loaded.dimBrightness
+        power?.dimAfter = TimeInterval(loaded.dimAfterSeconds)
         display?.reconfigure(loaded)
         router?.reconfigure(loaded)
         let applied = changes.filter { $0.reload == .live }.map(\.key)

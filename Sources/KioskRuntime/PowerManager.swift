@@ -10,6 +10,11 @@ import Logging
 /// swallows it). One idle timer per screen, set to the moment its idle time runs out and moved by input,
 /// and one schedule timer at the next scheduled change: an idle kiosk wakes to blank, then not until the
 /// schedule's next change.
+///
+/// A dim stage may come first (`dim-after`, `dim-brightness`), on screens with a backlight only: the timer
+/// then first runs to the dim moment, dims the screen (remembering its level) and is set again for the
+/// rest of the idle time. A dimmed screen is still on: input restores its level and is delivered as usual.
+/// Waking a screen that went off dimmed restores the level too.
 @MainActor
 final class PowerManager {
     unowned let application: Application
@@ -38,13 +43,27 @@ final class PowerManager {
     /// A screen woken during a scheduled off goes off again after this long without input when there is no
     /// idle timeout (one would keep it on all night).
     static let scheduledWakeTimeout: TimeInterval = 60
+    /// Seconds without input before a screen with a backlight dims; 0 never. Less than `idleTimeout` when
+    /// both are set (the configuration says so), else the screen just turns off.
+    var dimAfter: TimeInterval {
+        didSet { if dimAfter != oldValue { for screen in application.connectedScreens { restartIdleTimer(screen) } } }
+    }
+    /// The brightness a screen dims to.
+    var dimBrightness: Double
+    /// The level each dimmed screen had before it dimmed.
+    private(set) var dimmed: [ObjectIdentifier: Double] = [:]
+    /// Set while the dim stage sets a brightness, so its own changes are told from others'.
+    private var settingBrightness = false
 
     init(
-        application: Application, idleTimeout: TimeInterval, power: PowerConfiguration = PowerConfiguration(),
-        wallClock: @escaping () -> Double = PowerManager.realtime, localTime: @escaping (Double) -> LocalTime = PowerManager.local
+        application: Application, idleTimeout: TimeInterval, dimAfter: TimeInterval = 0, dimBrightness: Double = 0.2,
+        power: PowerConfiguration = PowerConfiguration(), wallClock: @escaping () -> Double = PowerManager.realtime,
+        localTime: @escaping (Double) -> LocalTime = PowerManager.local
     ) {
         self.application = application
         self.idleTimeout = idleTimeout
+        self.dimAfter = dimAfter
+        self.dimBrightness = dimBrightness
         self.power = power
         self.wallClock = wallClock
         self.localTime = localTime
@@ -63,7 +82,9 @@ final class PowerManager {
                 self.timers.removeValue(forKey: ObjectIdentifier(screen))?.cancel()
                 self.reasons[ObjectIdentifier(screen)] = nil
                 self.scheduled[ObjectIdentifier(screen)] = nil
+                self.dimmed[ObjectIdentifier(screen)] = nil
             })
+        observeBrightness()
         for screen in application.connectedScreens { restartIdleTimer(screen) }
         followSchedule()
     }
@@ -82,10 +103,9 @@ final class PowerManager {
 
     /// Input happened on `screen` (nil: on every screen, as a keyboard's keys, which map to none).
     private func activity(on screen: Screen?) {
-        if let screen {
+        for screen in screen.map({ [$0] }) ?? application.connectedScreens {
+            if screen.powerState == .on { undim(screen) }
             restartIdleTimer(screen)
-        } else {
-            for screen in application.connectedScreens { restartIdleTimer(screen) }
         }
     }
 
@@ -93,15 +113,26 @@ final class PowerManager {
         let id = ObjectIdentifier(screen)
         timers.removeValue(forKey: id)?.cancel()
         guard screen.isConnected, screen.powerState == .on else { return }
+        if dims(screen) {
+            scheduleDim(screen)
+            return
+        }
         // Woken during a scheduled off: back off when idle, even without an idle timeout.
-        let duringSchedule = scheduled[id] == true
-        let timeout = idleTimeout > 0 ? idleTimeout : (duringSchedule ? Self.scheduledWakeTimeout : 0)
+        let timeout = idleTimeout > 0 ? idleTimeout : (scheduled[id] == true ? Self.scheduledWakeTimeout : 0)
         guard timeout > 0 else { return }
+        scheduleOff(screen, in: timeout)
+    }
+
+    /// The timer that turns `screen` off `seconds` from now (the idle time, or what is left of it after dimming).
+    private func scheduleOff(_ screen: Screen, in seconds: TimeInterval) {
+        let id = ObjectIdentifier(screen)
         let clock = application.clock
-        timers[id] = clock.schedule(at: clock.now + timeout) { [weak self, weak screen] in
+        timers[id] = clock.schedule(at: clock.now + seconds) { [weak self, weak screen] in
             guard let self, let screen else { return }
             self.timers[id] = nil
-            let reason = duringSchedule ? "schedule (idle again after waking)" : "idle for \(formatted(timeout)) s"
+            let reason =
+                self.scheduled[id] == true
+                ? "schedule (idle again after waking)" : "idle for \(formatted(self.idleTimeout > 0 ? self.idleTimeout : seconds)) s"
             self.turn(screen, .off, reason: reason)
         }
     }
@@ -170,6 +201,9 @@ final class PowerManager {
     /// Turns `screen` on or off for `reason` (the control socket's `power` command comes here too).
     @discardableResult
     func turn(_ screen: Screen, _ state: Screen.PowerState, reason: String) -> ScreenError? {
+        // A screen that went off dimmed lights at the level it had before (set first: the panel then comes
+        // on at that level rather than dim for a moment).
+        if state == .on, screen.powerState == .off { undim(screen) }
         do {
             try screen.setPower(state, reason: reason)
         } catch {
@@ -198,6 +232,64 @@ final class PowerManager {
         localtime_r(&seconds, &parts)
         return LocalTime(
             weekday: PowerSchedule.Weekday(rawValue: Int(parts.tm_wday)) ?? .sunday, minute: Int(parts.tm_hour) * 60 + Int(parts.tm_min))
+    }
+}
+
+// MARK: - The dim stage
+
+extension PowerManager {
+    /// Whether `screen`'s idle time starts with the dim stage: set, before any idle-timeout, with a backlight.
+    private func dims(_ screen: Screen) -> Bool {
+        dimAfter > 0 && (idleTimeout == 0 || dimAfter < idleTimeout) && screen.hasBacklight
+    }
+
+    /// The timer that dims `screen` at the dim moment, then runs on to the idle timeout, if any.
+    private func scheduleDim(_ screen: Screen) {
+        let id = ObjectIdentifier(screen)
+        let clock = application.clock
+        timers[id] = clock.schedule(at: clock.now + dimAfter) { [weak self, weak screen] in
+            guard let self, let screen else { return }
+            self.timers[id] = nil
+            self.dim(screen)
+            if self.idleTimeout > 0 { self.scheduleOff(screen, in: self.idleTimeout - self.dimAfter) }
+        }
+    }
+
+    /// Dims `screen` to `dimBrightness`, remembering its level; one already that dim is left alone.
+    private func dim(_ screen: Screen) {
+        let level = screen.brightness
+        guard level > dimBrightness, dimmed[ObjectIdentifier(screen)] == nil else { return }
+        guard setBrightness(dimBrightness, of: screen) else { return }
+        dimmed[ObjectIdentifier(screen)] = level
+        log.notice("\(screen.name) dimmed to \(formatted(dimBrightness)): idle for \(formatted(dimAfter)) s")
+    }
+
+    /// Restores the level `screen` had before it dimmed.
+    private func undim(_ screen: Screen) {
+        guard let level = dimmed.removeValue(forKey: ObjectIdentifier(screen)) else { return }
+        if setBrightness(level, of: screen) { log.info("\(screen.name) brightness \(level.formatted(places: 3)) again") }
+    }
+
+    private func setBrightness(_ value: Double, of screen: Screen) -> Bool {
+        settingBrightness = true
+        defer { settingBrightness = false }
+        do {
+            try screen.setBrightness(value)
+            return true
+        } catch {
+            log.error("\(error)")
+            return false
+        }
+    }
+
+    /// A brightness set by anyone else (the app, the control socket) while a screen is dimmed is the level
+    /// from then on: input must not put back the one from before.
+    private func observeBrightness() {
+        observations.append(
+            application.notificationCenter.addObserver(forName: Screen.brightnessDidChangeNotification) { [weak self] note in
+                guard let self, !self.settingBrightness, let screen = note.object as? Screen else { return }
+                self.dimmed[ObjectIdentifier(screen)] = nil
+            })
     }
 }
 
