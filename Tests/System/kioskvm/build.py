@@ -16,8 +16,14 @@ Cache layout (`KIOSK_VM_CACHE`, default `~/.cache/kiosk-vm`):
                               host root
     <key>/image.json          what went in (versions, packages, modules)
 
+Test kernel modules (`guest/kmod/`: a backlight class device, which QEMU's displays lack) are compiled on the
+host against the kernel's own headers: `linux-headers-<release>` with the `-common` and `linux-kbuild-*`
+packages it depends on, fetched and unpacked like the kernel, and put into the extras under
+/usr/lib/kioskvm/modules for a scenario to `insmod`.
+
 <key> = `<kernel package>_<kernel version>-<hash>`; the hash covers every build input (this file,
-init.sh, stage2.sh, agent.py, the C helpers, the package list and the versions apt resolved for it), so a
+init.sh, stage2.sh, agent.py, the C helpers, the test modules' sources, the package list and the versions
+apt resolved for it and for the kernel's headers), so a
 kernel security update or an edited helper makes a new build, and an unchanged tree reuses the old.
 An image with an optional package set (`ensure_image(PEER_PACKAGES, flavour="peers")`, for
 Tests/System/peers) is another entry, `<kernel package>_<kernel version>-peers-<hash>`.
@@ -93,8 +99,15 @@ HELPERS = {
     "drmframe": (["drmframe.c"], ["-I/usr/include/libdrm", "-ldrm"]),
 }
 
+# Test kernel modules built on the host with the kernel's headers into extras/usr/lib/kioskvm/modules:
+# name -> the folder under guest/ holding its sources and Kbuild file.
+KERNEL_MODULES = {
+    "kioskvm_backlight": "kmod",   # a backlight class device (QEMU's displays have none), see its source
+}
+
 GUEST_LIB = "/usr/lib/kioskvm"                # where extras put agent.py and bin/ in the guest
 GUEST_BIN = GUEST_LIB + "/bin"
+GUEST_MODULES = GUEST_LIB + "/modules"        # the test modules, for `insmod` by path
 
 APT_OPTS = [
     # The dpkg lock may be held by another session's apt-get (seen on these machines).
@@ -190,6 +203,21 @@ def resolve_missing(packages: list[str]) -> list[tuple[str, str]]:
     return sorted(result)
 
 
+def resolve_headers(kernel: tuple[str, str]) -> list[tuple[str, str]]:
+    """(package, version) of the kernel's headers and the packages they need to build a module:
+    `linux-headers-<release>` and what it depends on by name of the same source (`-common`,
+    `linux-kbuild-*`), all at the kernel's version. The compiler package it names is not fetched: the
+    headers' Makefile calls the host's gcc of that version (host-packages.txt)."""
+    release = kernel[0].removeprefix("linux-image-")
+    name = f"linux-headers-{release}"
+    out = _run(["apt-cache", "depends", name], check=False)
+    if out.returncode != 0:
+        raise BuildError(f"apt-cache depends {name} failed: the kernel's headers are not in the apt lists:\n{out.stderr}")
+    names = [l.split(":", 1)[1].strip() for l in out.stdout.splitlines() if l.strip().startswith("Depends:")]
+    needed = [n for n in names if n.startswith(("linux-headers-", "linux-kbuild-"))]
+    return [(n, kernel[1]) for n in [name, *needed]]
+
+
 def _deb_glob(debs: Path, name: str, version: str) -> list[str]:
     # apt-get download names files NAME_VERSION_ARCH.deb with ':' (epoch) written as '%3a'.
     return glob.glob(str(debs / f"{name}_{version.replace(':', '%3a')}_*.deb"))
@@ -222,17 +250,21 @@ def _input_files() -> list[Path]:
     files = [HERE / "build.py", HERE / "init.sh", HERE / "stage2.sh", HERE / "agent.py"]
     for sources, _ in HELPERS.values():
         files += [GUEST_SRC / s for s in sources if GUEST_SRC / s not in files]
+    for folder in sorted(set(KERNEL_MODULES.values())):
+        files += sorted(p for p in (GUEST_SRC / folder).iterdir() if p.is_file())
     # Headers are no compiler arguments, but they are inputs.
     return files + sorted(GUEST_SRC.glob("*.h"))
 
 
-def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]], requested_extra=(), flavour: str = "") -> str:
+def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]], requested_extra=(), flavour: str = "",
+                headers: list[tuple[str, str]] = ()) -> str:
     """The cache key. `requested_extra`/`flavour` (an optional package set, see PEER_PACKAGES) add to the
     hash and the name only when given: without them the key is computed as it always was."""
     h = hashlib.sha256()
     for f in _input_files():
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     h.update(json.dumps([GUEST_PACKAGES, MODULES, GUEST_MODULES, sorted(HELPERS), extras, kernel]).encode())
+    h.update(json.dumps([sorted(KERNEL_MODULES.items()), list(headers)]).encode())
     if requested_extra or flavour:
         h.update(json.dumps([flavour, sorted(requested_extra)]).encode())
     name, version = kernel
@@ -424,6 +456,46 @@ def _compile_helpers(extras: Path) -> None:
             _log(f"{name}: compiler warnings:\n{r.stderr}")
 
 
+def _build_kernel_modules(headers: list[tuple[str, str]], release: str, scratch: Path, extras: Path) -> list[str]:
+    """Compiles KERNEL_MODULES against the kernel's headers, unpacked into `scratch` (never installed),
+    with the headers' own kbuild, and puts the .ko files into the extras (GUEST_MODULES)."""
+    if not shutil.which("make"):
+        raise BuildError("make not found: the test kernel modules need it (see Tests/System/host-packages.txt)")
+    root = scratch / "headers"
+    for deb in download(headers, cache_root() / "debs"):
+        _run(["dpkg-deb", "-x", str(deb), str(root)])
+    tree = root / "usr/src" / f"linux-headers-{release}"
+    makefile = tree / "Makefile"
+    if not makefile.exists():
+        raise BuildError(f"the headers have no usr/src/linux-headers-{release}/Makefile")
+    # The architecture's Makefile includes the common one by its installed path; the rest of the tree
+    # (the scripts and tools links into linux-kbuild) is relative and works where it was unpacked.
+    makefile.write_text(makefile.read_text().replace("include /usr/src/", f"include {root}/usr/src/"))
+    # The compiler the kernel was built with, by name (`CC = ... gcc-12`): said plainly when it is missing.
+    variables = (tree / ".kernelvariables").read_text() if (tree / ".kernelvariables").exists() else ""
+    compiler = next((w for l in variables.splitlines() if l.startswith("CC ") for w in l.split() if w.startswith("gcc")), None)
+    if compiler and not shutil.which(compiler):
+        raise BuildError(f"the kernel's headers compile with {compiler}, which is not installed "
+                         "(see Tests/System/host-packages.txt)")
+    dest = extras / GUEST_MODULES.lstrip("/")
+    dest.mkdir(parents=True, exist_ok=True)
+    built = []
+    for name, folder in KERNEL_MODULES.items():
+        work = scratch / "kmod" / folder
+        if not work.exists():
+            shutil.copytree(GUEST_SRC / folder, work)
+        r = _run(["make", "-C", str(tree), f"M={work}", "modules"], check=False)
+        if r.returncode != 0:
+            raise BuildError(f"building the kernel module {name} failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
+        warnings = [l for l in r.stderr.splitlines() if "warning" in l.lower()]
+        if warnings:
+            _log(f"{name}: compiler warnings:\n" + "\n".join(warnings))
+        # The debugging information is most of the file (360 KB of 380).
+        _run(["strip", "--strip-debug", "-o", str(dest / f"{name}.ko"), str(work / f"{name}.ko")])
+        built.append(name)
+    return built
+
+
 def _hwdb(extras: Path) -> None:
     """Compile udev's hwdb for the guest when the host's own compiled hwdb does not cover it.
 
@@ -457,7 +529,7 @@ def _hwdb(extras: Path) -> None:
         raise BuildError("systemd-hwdb update wrote no hwdb.bin")
 
 
-def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str]]) -> None:
+def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str]], headers: list[tuple[str, str]]) -> None:
     t0 = time.monotonic()
     debs = cache_root() / "debs"
     scratch = dest / "scratch"
@@ -495,11 +567,13 @@ def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str
     shutil.copy(HERE / "agent.py", lib / "agent.py")
     shutil.copy(HERE / "stage2.sh", lib / "stage2.sh")
     _compile_helpers(extras)
+    test_modules = _build_kernel_modules(headers, release, scratch, extras)
 
     shutil.rmtree(scratch)
     (dest / "image.json").write_text(json.dumps({
         "kernel": {"package": kernel[0], "version": kernel[1], "release": release, "file": kernel_file},
-        "extras": extras_pkgs, "modules": modules, "guest_modules": guest_modules, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "extras": extras_pkgs, "modules": modules, "guest_modules": guest_modules, "headers": headers,
+        "test_modules": test_modules, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
         "build_seconds": round(time.monotonic() - t0, 1),
     }, indent=1) + "\n")
     _log(f"built {dest.name} in {time.monotonic() - t0:.1f} s")
@@ -537,7 +611,8 @@ def ensure_image(extra_packages=(), flavour: str = "") -> Image:
         _apt_update()      # lists present but without the kernel (e.g. a partial update): refresh once
         kernel = resolve_kernel()
     extras_pkgs = resolve_missing(GUEST_PACKAGES + extra_packages)
-    key = compute_key(kernel, extras_pkgs, extra_packages, flavour)
+    headers = resolve_headers(kernel)
+    key = compute_key(kernel, extras_pkgs, extra_packages, flavour, headers)
     root = cache_root()
     root.mkdir(parents=True, exist_ok=True)
     dest = root / key
@@ -550,7 +625,7 @@ def ensure_image(extra_packages=(), flavour: str = "") -> Image:
                 tmp = root / f".{key}.tmp-{os.getpid()}"
                 shutil.rmtree(tmp, ignore_errors=True)
                 try:
-                    _build(tmp, kernel, extras_pkgs)
+                    _build(tmp, kernel, extras_pkgs, headers)
                     shutil.rmtree(dest, ignore_errors=True)
                     os.rename(tmp, dest)
                 except BaseException:

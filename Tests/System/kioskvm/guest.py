@@ -304,6 +304,11 @@ class Guest:
         """Guest path of a compiled helper (touchplay, keyplay, drmframe); they are on the guest's PATH too."""
         return f"{build.GUEST_BIN}/{name}"
 
+    def kernel_module(self, name: str) -> str:
+        """Guest path of a test kernel module built with the kernel's headers (build.KERNEL_MODULES), for
+        `insmod PATH [param=value...]`."""
+        return f"{build.GUEST_MODULES}/{name}.ko"
+
     def qemu_command(self) -> list[str]:
         img, rd = self.image, self.run_dir
         accel = self.accel.strip() or "tcg,thread=multi"
