@@ -11,9 +11,11 @@ import Testing
     static let mode = DRMCards.Mode(mode: DisplayMode(width: 1920, height: 1080, refreshRate: 60), isPreferred: true, isCurrent: true)
 
     static func connector(_ name: String, id: UInt32) -> DRMCards.Connector {
-        DRMCards.Connector(
+        var connector = DRMCards.Connector(
             name: name, id: id, status: "connected", modes: [mode], widthMillimeters: 0, heightMillimeters: 0, edid: nil,
             possibleCRTCs: [], panelOrientation: nil)
+        connector.backlightReason = "a monitor"
+        return connector
     }
 
     static let report = ScreenReport(
@@ -36,8 +38,10 @@ import Testing
                 card0 (/dev/dri/card0, vc4)
                   HDMI-A-1  connected
                     HDMI-CEC: /dev/cec0 (vc4_hdmi vc4-hdmi-0, physical address 1.0.0.0, logical address 4)
+                    no backlight (brightness stays 1): a monitor
                     1920x1080@60.000  (preferred, current)
                   HDMI-A-2  connected
+                    no backlight (brightness stays 1): a monitor
                     1920x1080@60.000  (preferred, current)
                 HDMI-CEC adapters tied to no connector (a screen uses one with [screens.NAME] cec = "/dev/cecN"):
                   /dev/cec1 (pulse8-cec serio0, physical address f.f.f.f)
@@ -48,7 +52,7 @@ import Testing
 
     @Test func json() {
         let json = Self.report.json
-        #expect(json.contains(#""name":"HDMI-A-1""#) && json.contains(#""cec":"/dev/cec0"}"#))
+        #expect(json.contains(#""name":"HDMI-A-1""#) && json.contains(#""cec":"/dev/cec0","backlight":null"#))
         #expect(json.components(separatedBy: #""cec":null"#).count == 2)
     }
 }
