@@ -107,7 +107,7 @@ KERNEL_MODULES = {
 
 GUEST_LIB = "/usr/lib/kioskvm"                # where extras put agent.py and bin/ in the guest
 GUEST_BIN = GUEST_LIB + "/bin"
-GUEST_MODULES = GUEST_LIB + "/modules"        # the test modules, for `insmod` by path
+TEST_MODULES_DIR = GUEST_LIB + "/modules"     # the test modules (KERNEL_MODULES), for `insmod` by path
 
 APT_OPTS = [
     # The dpkg lock may be held by another session's apt-get (seen on these machines).
@@ -458,7 +458,7 @@ def _compile_helpers(extras: Path) -> None:
 
 def _build_kernel_modules(headers: list[tuple[str, str]], release: str, scratch: Path, extras: Path) -> list[str]:
     """Compiles KERNEL_MODULES against the kernel's headers, unpacked into `scratch` (never installed),
-    with the headers' own kbuild, and puts the .ko files into the extras (GUEST_MODULES)."""
+    with the headers' own kbuild, and puts the .ko files into the extras (TEST_MODULES_DIR)."""
     if not shutil.which("make"):
         raise BuildError("make not found: the test kernel modules need it (see Tests/System/host-packages.txt)")
     root = scratch / "headers"
@@ -477,7 +477,7 @@ def _build_kernel_modules(headers: list[tuple[str, str]], release: str, scratch:
     if compiler and not shutil.which(compiler):
         raise BuildError(f"the kernel's headers compile with {compiler}, which is not installed "
                          "(see Tests/System/host-packages.txt)")
-    dest = extras / GUEST_MODULES.lstrip("/")
+    dest = extras / TEST_MODULES_DIR.lstrip("/")
     dest.mkdir(parents=True, exist_ok=True)
     built = []
     for name, folder in KERNEL_MODULES.items():

@@ -307,7 +307,7 @@ class Guest:
     def kernel_module(self, name: str) -> str:
         """Guest path of a test kernel module built with the kernel's headers (build.KERNEL_MODULES), for
         `insmod PATH [param=value...]`."""
-        return f"{build.GUEST_MODULES}/{name}.ko"
+        return f"{build.TEST_MODULES_DIR}/{name}.ko"
 
     def qemu_command(self) -> list[str]:
         img, rd = self.image, self.run_dir
