@@ -1,6 +1,6 @@
 /// One line of JSON with its keys in the order given (trace files are read by people as well as tools).
-public struct JSONLine {
-    public enum Value {
+public struct JSONLine: Sendable {
+    public enum Value: Sendable {
         case string(String)
         case number(Double)
         case integer(Int)
