@@ -270,6 +270,34 @@ extension KioskConfiguration {
                 return nil
             }, reset: nil, spelled: { $0.tracePath ?? "" }),
         Setting(
+            key: "control-socket", fileForm: .string, flag: "--control-socket", environmentVariable: "KIOSK_CONTROL_SOCKET",
+            valueName: "PATH",
+            help: "The Unix socket kiosk status, power, screenshot and reload talk to, or off; default: \(defaultControlSocket).",
+            reload: .restart, validText: { _ in "an absolute path of at most \(maximumSocketPathBytes) bytes, or off" },
+            parse: { text, configuration, _ in
+                if text.lowercased() == "off" {
+                    configuration.controlSocket = nil
+                    return nil
+                }
+                guard text.hasPrefix("/"), text.count > 1 else { return notValid(text) }
+                // sockaddr_un holds 108 bytes with the final NUL: a longer path cannot be bound at all.
+                guard text.utf8.count <= maximumSocketPathBytes else {
+                    return ValueProblem("\(ConfigKeyPath.quote(text)) is longer than \(maximumSocketPathBytes) bytes")
+                }
+                configuration.controlSocket = text
+                return nil
+            }, reset: nil, spelled: { $0.controlSocket ?? "off" }),
+        Setting(
+            key: "control-group", fileForm: .string, flag: "--control-group", environmentVariable: "KIOSK_CONTROL_GROUP",
+            valueName: "GROUP",
+            help: "The group whose members the control socket answers (and root, and the kiosk's user); default: kiosk.",
+            reload: .restart, validText: { _ in "a group name" },
+            parse: { text, configuration, _ in
+                guard !text.isEmpty, !text.contains("/"), !text.contains(":") else { return notValid(text) }
+                configuration.controlGroup = text
+                return nil
+            }, reset: nil, spelled: { $0.controlGroup }),
+        Setting(
             key: "exit-after", fileForm: .none, flag: "--exit-after", environmentVariable: nil, valueName: "SECONDS",
             help: "Stop after SECONDS (demos and tests).", reload: .restart, validText: { _ in "a number of seconds above 0" },
             parse: { text, configuration, _ in

@@ -39,6 +39,8 @@ import Testing
         "[Service] StandardInput=tty-fail",
         "[Service] StandardOutput=journal",
         "[Service] Environment=LIBSEAT_BACKEND=logind",
+        "[Service] RuntimeDirectory=kiosk",
+        "[Service] RuntimeDirectoryMode=0750",
         "[Service] ExecStart=/usr/local/bin/kiosk run --config /etc/kiosk/kiosk.toml",
         "[Install] WantedBy=graphical.target",
     ])
