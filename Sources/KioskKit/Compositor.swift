@@ -93,6 +93,27 @@ public final class Compositor: WindowChangeObserver {
     /// The logical-size shadow of `screen` (what apps see, before rotation).
     public func shadow(of screen: Screen) -> Bitmap? { states[ObjectIdentifier(screen)]?.shadow }
 
+    /// What `screen` shows as scanned out: its last composed frame in physical pixels, turned by the
+    /// rotation it was composed with, made from the compositor's own RAM (the shadow through the rotation,
+    /// or the cached-memory buffer an unrotated frame was painted into), never read back from scanout
+    /// memory, which is slow to read and may already hold a frame in flight. nil before the first frame and
+    /// while the screen is off or disconnected.
+    public func scanoutImage(of screen: Screen) -> Bitmap? {
+        guard screen.isConnected, screen.powerState == .on, let state = states[ObjectIdentifier(screen)], state.framesComposed > 0
+        else { return nil }
+        let rotation = state.composedRotation
+        if let shadow = state.shadow {
+            let (width, height) = rotation.swapsAxes ? (shadow.height, shadow.width) : (shadow.width, shadow.height)
+            let image = Bitmap(width: width, height: height, format: .xrgb8888)
+            image.copy(from: shadow, rotation: rotation, region: Region(image.bounds))
+            return image
+        }
+        guard let buffer = state.inPlaceBuffer, rotation == .normal else { return nil }
+        let image = Bitmap(width: buffer.width, height: buffer.height, format: .xrgb8888)
+        image.copy(from: buffer, rotation: .normal, region: Region(image.bounds))
+        return image
+    }
+
     /// Whether a frame is waiting for `framePresented(on:)`.
     public func isFrameInFlight(on screen: Screen) -> Bool { states[ObjectIdentifier(screen)]?.inFlight ?? false }
 
@@ -318,6 +339,7 @@ public final class Compositor: WindowChangeObserver {
         if output.buffersAreCachedMemory && screen.rotation == .normal {
             // Paint in place: no shadow, no copy (what the benchmark's full frame is measured against).
             state.shadow = nil
+            state.inPlaceBuffer = buffer.bitmap
             if !scroll.copies.isEmpty, buffer.age == 1 {
                 // The buffer holds the last frame: move what stays in view, paint the rest.
                 for copy in scroll.copies { buffer.bitmap.move(copy.destination, from: copy.dx, copy.dy) }
@@ -326,6 +348,7 @@ public final class Compositor: WindowChangeObserver {
                 paint(layers, into: buffer.bitmap, damage: bufferDamage)
             }
         } else {
+            state.inPlaceBuffer = nil
             if let shadow = state.shadow {
                 // The shadow holds the last frame: move what stays in view, paint the rest.
                 for copy in scroll.copies { shadow.move(copy.destination, from: copy.dx, copy.dy) }
@@ -338,6 +361,7 @@ public final class Compositor: WindowChangeObserver {
             }
             buffer.bitmap.copy(from: state.shadow!, rotation: screen.rotation, region: bufferDamage)
         }
+        state.composedRotation = screen.rotation
         state.damageRing.insert(physicalDamage, at: 0)
         if state.damageRing.count > Self.damageRingLength { state.damageRing.removeLast() }
         state.inFlight = true
@@ -755,6 +779,10 @@ final class ScreenState {
     /// The logical size last composed; a change repaints everything.
     var size = PixelRect.zero
     var shadow: Bitmap?
+    /// The output's buffer the last frame was painted into in place (cached memory, no shadow); nil with a shadow.
+    var inPlaceBuffer: Bitmap?
+    /// The rotation the last frame was composed with.
+    var composedRotation = Rotation.normal
     var placements: [ObjectIdentifier: Placement] = [:]
     /// The scroll views of the last frame, by view.
     var scrolls: [ObjectIdentifier: ScrollRegion] = [:]
