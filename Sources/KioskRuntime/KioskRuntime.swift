@@ -222,17 +222,28 @@ public final class KioskRuntime {
 
     // MARK: Reload
 
-    /// SIGHUP: reads the configuration again (file, environment, then the command line on top, so what the
-    /// command line said still wins) and applies what can be applied live: modes, rotation, the primary
-    /// screen, touch mapping and calibration, the cursor, the on-screen keyboard, the hotplug debounce, HDMI-CEC
-    /// and the log level. Settings
-    /// that need a restart are named in the log and the trace. A configuration with problems is rejected
-    /// whole, its problems logged, and the running one kept.
-    public func reload() {
+    /// What a reload did (for the control socket's `reload` answer).
+    public enum ReloadOutcome: Equatable, Sendable {
+        /// The runtime was made without a configuration source.
+        case nothingToRead
+        /// The file has problems (each as the log writes it); the running configuration is kept.
+        case rejected(path: String, problems: [String])
+        /// The keys that changed, those applied and those that take a restart.
+        case applied(path: String, applied: [String], needsRestart: [String])
+    }
+
+    /// SIGHUP (and the control socket's `reload`): reads the configuration again (file, environment, then
+    /// the command line on top, so what the command line said still wins) and applies what can be applied
+    /// live: modes, rotation, the primary screen, touch mapping and calibration, the cursor, the on-screen
+    /// keyboard, the hotplug debounce, HDMI-CEC and the log level. Settings that need a restart are named in the log,
+    /// the trace and the outcome. A configuration with problems is rejected whole, its problems logged, and
+    /// the running one kept. `trigger` starts the log lines (`SIGHUP`, `kiosk reload`).
+    @discardableResult
+    public func reload(trigger: String = "SIGHUP") -> ReloadOutcome {
         let configLog = Logger(label: "kiosk.config")
         guard let source else {
-            configLog.notice("SIGHUP: no configuration to read again")
-            return
+            configLog.notice("\(trigger): no configuration to read again")
+            return .nothingToRead
         }
         service.reloading()
         defer { service.reloaded(status: statusLine()) }
@@ -240,9 +251,9 @@ public final class KioskRuntime {
         switch source.load() {
         case .failure(let errors):
             for problem in errors.problems { configLog.error("\(problem)") }
-            configLog.error("SIGHUP: \(source.path) has \(errors.problems.count) problem(s); keeping the running configuration")
+            configLog.error("\(trigger): \(source.path) has \(errors.problems.count) problem(s); keeping the running configuration")
             trace?.recordReload(applied: [], needsRestart: [], problems: errors.problems.count)
-            return
+            return .rejected(path: source.path, problems: errors.problems.map(\.description))
         case .success(let configuration):
             loaded = configuration
         }
@@ -262,11 +273,12 @@ public final class KioskRuntime {
         let restart = changes.filter { $0.reload == .restart }.map(\.key)
         var summary =
             applied.isEmpty
-            ? "SIGHUP: \(source.path) read, nothing changed that applies live"
-            : "SIGHUP: applied \(applied.joined(separator: ", ")) from \(source.path)"
+            ? "\(trigger): \(source.path) read, nothing changed that applies live"
+            : "\(trigger): applied \(applied.joined(separator: ", ")) from \(source.path)"
         if !restart.isEmpty { summary += "; \(restart.joined(separator: ", ")) changed and need a restart" }
         configLog.notice("\(summary)")
         trace?.recordReload(applied: applied, needsRestart: restart, problems: 0)
+        return .applied(path: source.path, applied: applied, needsRestart: restart)
     }
 
     /// The on-screen keyboard's mode and layout, from the configuration.
@@ -341,7 +353,7 @@ public final class KioskRuntime {
     private func installSignalHandlers() {
         signal(SIGHUP, SIG_IGN)
         let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
-        hangup.setEventHandler { MainActor.assumeIsolated { self.reload() } }
+        hangup.setEventHandler { MainActor.assumeIsolated { _ = self.reload() } }
         hangup.resume()
         signalSources.append(hangup)
         for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
