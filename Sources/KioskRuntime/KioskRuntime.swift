@@ -45,14 +45,16 @@ public final class KioskRuntime {
     public private(set) var display: (any DisplayBackend)?
     public private(set) var compositor: Compositor?
     private var input: (any InputBackend)?
-    private var router: InputRouter?
+    private(set) var router: InputRouter?
     private var context: BackendContext!
     private var hasLaunched = false
     private let service = ServiceManager()
-    private var trace: Trace?
-    private var power: PowerManager?
+    private(set) var trace: Trace?
+    private(set) var power: PowerManager?
     /// The screens' TVs following their power over HDMI-CEC (`KioskRuntime+CEC.swift`); real displays only.
     var cec: CECController?
+    /// The control socket (`control-socket`), while it is open.
+    private(set) var control: ControlServer?
     private var signalSources: [DispatchSourceSignal] = []
     /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
     private var fallbackWarning: String?
@@ -128,6 +130,7 @@ public final class KioskRuntime {
         startCEC(display: display, trace: trace)
         routeSessionEvents()
         installSignalHandlers()
+        openControlSocket()
         do {
             try fonts.finish()
         } catch {
@@ -324,6 +327,7 @@ public final class KioskRuntime {
         service.stopping()
         compositor?.composePendingFrames()
         // Reverse order of opening: input, the display (its state put back, its device closed), the seat.
+        control?.stop()
         input?.stop()
         power?.stop()
         cec?.stop()
@@ -331,6 +335,29 @@ public final class KioskRuntime {
         display?.stop()
         trace?.stop()
         exit(status)
+    }
+
+    /// Opens the control socket the configuration names; one that cannot be opened is logged and the
+    /// kiosk runs without it.
+    private func openControlSocket() {
+        guard let path = configuration.controlSocket else {
+            log.info("control socket off (control-socket = \"off\")")
+            return
+        }
+        do {
+            let server = try ControlServer(
+                path: path, group: configuration.controlGroup, clock: application.clock
+            ) { [weak self] request in
+                guard let self else { return JSONLine([("ok", .bool(false)), ("error", .string("the kiosk is stopping"))]) }
+                return self.answer(request)
+            }
+            control = server
+            log.info("control socket \(path) (group \(ControlServer.groupName(server.groupID) ?? String(server.groupID)))")
+        } catch  where error.isExpected {
+            log.notice("control socket off: \(error)")
+        } catch {
+            log.error("control socket off: \(error)")
+        }
     }
 
     private func observeScreens() {

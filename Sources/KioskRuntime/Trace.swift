@@ -265,6 +265,12 @@ final class Trace: AnimationObserver {
             ]))
     }
 
+    /// `control`: a request the control socket answered: the command (`unknown` for a name that is none:
+    /// a client's text never reaches the trace) and whether it succeeded. Never what it carried.
+    func recordControl(command: String, ok: Bool) {
+        write(JSONLine([("event", .string("control")), ("command", .string(command)), ("ok", .bool(ok))]))
+    }
+
     /// One whole line with one `write(2)` (a FIFO keeps lines of up to PIPE_BUF bytes whole); a failure
     /// (a full disk, a reader that stopped reading) is logged the first time and counted after that.
     private func write(_ line: JSONLine) {
