@@ -11,7 +11,7 @@ enum KioskCommand {
         abstract: "A kiosk runtime for embedded Linux: UIKit-style windows on DRM/KMS screens, touch through libinput.",
         discussion: ExitStatus.help,
         version: KioskVersion.string,
-        commands: [Run.command, Screens.command, Inputs.command, CheckConfig.command, Calibrate.command],
+        commands: [Run.command, Screens.command, Inputs.command, CheckConfig.command, Calibrate.command] + Control.commands,
         defaultCommand: Run.command.name)
 
     static func main() {
@@ -32,6 +32,7 @@ enum KioskCommand {
             case Inputs.command.name: try Inputs(invocation).run()
             case CheckConfig.command.name: try CheckConfig(invocation).run()
             case Calibrate.command.name: try Calibrate(invocation).run()
+            case let name where Control.commands.contains { $0.name == name }: try Control(invocation).run()
             default: Run(invocation).run()
             }
         } catch {

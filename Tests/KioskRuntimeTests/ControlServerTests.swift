@@ -393,4 +393,33 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
         #expect(!allowed(uid: 1000, gid: 1000, groups: [1000, 27]))
         #expect(!allowed(uid: 65534, gid: 65534))
     }
+
+    /// The real check on accept, with a client running as another user: refused with one line (the
+    /// socket's mode is opened up first, or the file's permissions would refuse it before the server sees
+    /// it); the same user in the socket's group is answered.
+    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aPeerOutsideTheGroupIsRefused() async throws {
+        try await serving { server, path in
+            chmod(path, 0o666)
+            let outsider = try await offMain {
+                try CommandLineTests.run(
+                    URL(fileURLWithPath: "/usr/bin/setpriv"),
+                    ["--reuid=65534", "--regid=65534", "--clear-groups", CommandLineTests.binary.path, "status", "--socket", path])
+            }
+            #expect(outsider.status == 1)
+            #expect(
+                outsider.stderr
+                    == "kiosk status: not allowed: uid 65534 is not root, not the kiosk's user and not a member of the group \(ControlServer.groupName(server.groupID) ?? "")\n"
+            )
+            let member = try await offMain {
+                try CommandLineTests.run(
+                    URL(fileURLWithPath: "/usr/bin/setpriv"),
+                    [
+                        "--reuid=65534", "--regid=\(getegid())", "--clear-groups", CommandLineTests.binary.path, "status", "--socket", path,
+                        "--json",
+                    ])
+            }
+            #expect(member.stdout == "{\"ok\":true,\"command\":\"status\"}\n")
+        }
+    }
 }

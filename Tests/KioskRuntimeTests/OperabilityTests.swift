@@ -253,7 +253,8 @@ final class NotifySocket {
         #expect(bogus.status == 2)
         #expect(
             bogus.stderr
-                == "kiosk: \"bogus\" is not a command; the commands are run, screens, inputs, check-config, calibrate (kiosk --help)\n")
+                == "kiosk: \"bogus\" is not a command; the commands are run, screens, inputs, check-config, calibrate, status, power, brightness, screenshot, reload (kiosk --help)\n"
+        )
         let touch = try Self.kiosk(["inputs", "--touch", "bogus"])
         #expect(touch.status == 2 && touch.stderr.hasPrefix("command line --touch bogus: \"bogus\" is not MATCH=SCREEN"))
         let debounce = try Self.kiosk(["run", "--hotplug-debounce", "-1"])
