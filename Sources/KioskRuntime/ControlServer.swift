@@ -51,6 +51,14 @@ public struct ControlRequest: Sendable {
     }
 }
 
+/// An answer to a control request: now, or later from work done off the main queue (a screenshot's PNG),
+/// delivered on the main actor through the function `later` is given. A connection's next requests wait
+/// for it, so answers always come in the order of the requests.
+enum ControlReply {
+    case now(JSONLine)
+    case later((@escaping @MainActor (JSONLine) -> Void) -> Void)
+}
+
 /// The control socket's server: a Unix stream socket the running kiosk answers on, one JSON request and
 /// one JSON answer per line (`kiosk status`, `power`, `brightness`, `screenshot`, `reload` are its clients).
 ///
@@ -98,7 +106,7 @@ final class ControlServer {
         }
     }
 
-    typealias Handler = @MainActor (ControlRequest) -> JSONLine
+    typealias Handler = @MainActor (ControlRequest) -> ControlReply
 
     let path: String
     /// The socket file's group: the members of it are answered.
@@ -421,7 +429,9 @@ final class ControlServer {
     private func process(_ client: Client) -> Bool {
         var start = 0
         var answered = 0
-        while answered < limits.linesPerTurn, let newline = client.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        while answered < limits.linesPerTurn, !client.isWaitingForReply,
+            let newline = client.input[start...].firstIndex(of: UInt8(ascii: "\n"))
+        {
             let line = client.input[start..<newline]
             start = newline + 1
             guard line.count <= limits.lineBytes else {
@@ -433,6 +443,11 @@ final class ControlServer {
             answered += 1
         }
         client.input.removeFirst(start)
+        if client.isWaitingForReply {
+            // The reply continues from here when it comes.
+            client.pauseReading()
+            return false
+        }
         if client.input.contains(UInt8(ascii: "\n")) {
             client.pauseReading()
             DispatchQueue.main.async { [weak self, weak client] in
@@ -449,7 +464,7 @@ final class ControlServer {
                 client.input = []
                 answer(line[...], from: client)
             }
-            if clients[ObjectIdentifier(client)] != nil, client.pendingBytes == 0 { drop(client) }
+            if clients[ObjectIdentifier(client)] != nil, !client.isWaitingForReply, client.pendingBytes == 0 { drop(client) }
             return false
         }
         client.resumeReading()
@@ -466,14 +481,26 @@ final class ControlServer {
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
         // A blank line is no request (a client's extra newline).
         guard line.contains(where: { ![0x20, 0x09].contains($0) }) else { return }
-        let reply: String
+        let reply: ControlReply
         switch ControlRequest.parse(line, peer: client.peer) {
-        case .failure(let refusal): reply = Self.errorLine(refusal.message)
-        case .success(let request): reply = handler(request).text
+        case .failure(let refusal): reply = .now(JSONLine([("ok", .bool(false)), ("error", .string(refusal.message))]))
+        case .success(let request): reply = handler(request)
         }
-        // The handler may have stopped the server (a reload that ends the kiosk, tests).
-        guard clients[ObjectIdentifier(client)] != nil else { return }
-        queue(Array((reply + "\n").utf8), to: client)
+        switch reply {
+        case .now(let line):
+            // The handler may have stopped the server (a reload that ends the kiosk, tests).
+            guard clients[ObjectIdentifier(client)] != nil else { return }
+            queue(Array((line.text + "\n").utf8), to: client)
+        case .later(let start):
+            client.isWaitingForReply = true
+            start { [weak self, weak client] line in
+                guard let self, let client, self.clients[ObjectIdentifier(client)] != nil else { return }
+                client.isWaitingForReply = false
+                self.queue(Array((line.text + "\n").utf8), to: client)
+                guard self.clients[ObjectIdentifier(client)] != nil else { return }
+                self.process(client)
+            }
+        }
     }
 
     /// Sends what the socket takes now and keeps the rest for when the client reads.
@@ -508,7 +535,7 @@ final class ControlServer {
             client.output.removeAll(keepingCapacity: false)
             client.outputStart = 0
             client.stopWaitingForRoom()
-            if client.isReadClosed || client.isClosing { drop(client) }
+            if client.isClosing || (client.isReadClosed && !client.isWaitingForReply && client.input.isEmpty) { drop(client) }
             return
         }
         client.waitForRoom { [weak self, weak client] in
@@ -549,6 +576,8 @@ private final class Client {
     /// How much of `output` is sent.
     var outputStart = 0
     var isReadClosed = false
+    /// A `.later` reply is being made: the next requests wait for it.
+    var isWaitingForReply = false
     var isClosing = false
     var timer: FrameTimer?
     /// When the client last sent something or took an answer (the clock's time).

@@ -1,3 +1,4 @@
+import Dispatch
 import KioskBackend
 import KioskKit
 import Logging
@@ -14,8 +15,8 @@ extension KioskRuntime {
         ("reload", []),
     ]
 
-    /// Answers one request.
-    func answer(_ request: ControlRequest) -> JSONLine {
+    /// Answers one request (a screenshot later: its PNG is made off the main queue).
+    func answer(_ request: ControlRequest) -> ControlReply {
         let result: Result<JSONLine, ControlServer.Refusal>
         if let command = Self.controlCommands.first(where: { $0.name == request.command }) {
             if let unknown = request.members.first(where: { $0.key != "command" && !command.keys.contains($0.key) }) {
@@ -26,7 +27,11 @@ extension KioskRuntime {
                 case "status": result = .success(status())
                 case "power": result = power(request)
                 case "brightness": result = brightness(request)
-                case "screenshot": result = screenshot(request)
+                case "screenshot":
+                    switch screenshot(request) {
+                    case .success(let reply): return reply
+                    case .failure(let refusal): result = .failure(refusal)
+                    }
                 default: result = reloadAnswer()
                 }
             }
@@ -39,10 +44,10 @@ extension KioskRuntime {
         switch result {
         case .success(let line):
             trace?.recordControl(command: known ? request.command : "unknown", ok: true)
-            return line
+            return .now(line)
         case .failure(let refusal):
             trace?.recordControl(command: known ? request.command : "unknown", ok: false)
-            return JSONLine([("ok", .bool(false)), ("error", .string(refusal.message))] + refusal.extra)
+            return .now(JSONLine([("ok", .bool(false)), ("error", .string(refusal.message))] + refusal.extra))
         }
     }
 
@@ -160,8 +165,10 @@ extension KioskRuntime {
     // MARK: screenshot
 
     /// What the screen shows as scanned out, rotation included, from the compositor's RAM copy
-    /// (`Compositor.scanoutImage`), as a PNG in Base64.
-    private func screenshot(_ request: ControlRequest) -> Result<JSONLine, ControlServer.Refusal> {
+    /// (`Compositor.scanoutImage`, on the main actor: the frame as it is now), as a PNG in Base64. The PNG is
+    /// made on another thread: zlib's compression of a 1280x800 frame took 60-100 ms here and over a second
+    /// in the emulated test bed, time the main queue must not lose (frames, touches, other clients).
+    private func screenshot(_ request: ControlRequest) -> Result<ControlReply, ControlServer.Refusal> {
         let screen: Screen
         if request["screen"] == nil || request["screen"] == .null {
             screen = Screen.main
@@ -178,14 +185,38 @@ extension KioskRuntime {
         guard let image = compositor?.scanoutImage(of: screen) else {
             return .failure(.init("\(screen.name) has no frame yet"))
         }
-        let png: [UInt8]
-        do { png = try image.pngData() } catch { return .failure(.init("\(screen.name): encoding the PNG failed: \(error)")) }
-        Logger(label: "kiosk.control").info("screenshot of \(screen.name) (\(image.width)x\(image.height), \(png.count) bytes of PNG)")
+        let handoff = ImageHandoff(image: image)
+        let fields: [(String, JSONLine.Value)] = [
+            ("ok", .bool(true)), ("screen", .string(screen.name)), ("width", .integer(image.width)), ("height", .integer(image.height)),
+            ("rotation", .string(screen.rotation.name)),
+        ]
+        let name = screen.name
         return .success(
-            JSONLine([
-                ("ok", .bool(true)), ("screen", .string(screen.name)), ("width", .integer(image.width)), ("height", .integer(image.height)),
-                ("rotation", .string(screen.rotation.name)), ("png", .string(Base64.encode(png))),
-            ]))
+            .later { [weak self] reply in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    let line: JSONLine
+                    let bytes: Int?
+                    do {
+                        let png = try handoff.image.pngData()
+                        // Base64's alphabet needs no escaping in a JSON string.
+                        line = JSONLine(fields + [("png", .raw("\"" + Base64.encode(png) + "\""))])
+                        bytes = png.count
+                    } catch {
+                        line = JSONLine([("ok", .bool(false)), ("error", .string("\(name): making the PNG failed: \(error)"))])
+                        bytes = nil
+                    }
+                    DispatchQueue.main.async {
+                        MainActor.assumeIsolated {
+                            self?.trace?.recordControl(command: "screenshot", ok: bytes != nil)
+                            if let bytes {
+                                Logger(label: "kiosk.control").info(
+                                    "screenshot of \(name) (\(handoff.image.width)x\(handoff.image.height), \(bytes) bytes of PNG)")
+                            }
+                            reply(line)
+                        }
+                    }
+                }
+            })
     }
 
     // MARK: reload
@@ -205,4 +236,10 @@ extension KioskRuntime {
                 JSONLine([("ok", .bool(true)), ("config", .string(path)), ("applied", list(applied)), ("restart", list(restart))]))
         }
     }
+}
+
+/// The image made for one screenshot, handed to the thread that encodes it: nothing else holds it, so the
+/// bitmap (not `Sendable`: a bitmap belongs to the thread that draws into it) is that thread's alone.
+private struct ImageHandoff: @unchecked Sendable {
+    let image: Bitmap
 }

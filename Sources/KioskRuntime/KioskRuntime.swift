@@ -348,7 +348,7 @@ public final class KioskRuntime {
             let server = try ControlServer(
                 path: path, group: configuration.controlGroup, clock: application.clock
             ) { [weak self] request in
-                guard let self else { return JSONLine([("ok", .bool(false)), ("error", .string("the kiosk is stopping"))]) }
+                guard let self else { return .now(JSONLine([("ok", .bool(false)), ("error", .string("the kiosk is stopping"))])) }
                 return self.answer(request)
             }
             control = server

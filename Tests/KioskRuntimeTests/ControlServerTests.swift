@@ -97,7 +97,8 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
     }
 
     /// Runs `body` with a server at a fresh path answering `{"ok":true,"command":NAME}` (`big` adds 200 kB,
-    /// `medium` 2 kB), stopped and its folder removed after; `handled` records each command answered.
+    /// `medium` 2 kB, `slow` is answered 0.2 s later), stopped and its folder removed after; `handled`
+    /// records each command as the server hands it to the handler.
     func serving(
         _ limits: ControlServer.Limits = .init(), clock: any FrameClock = MonotonicClock(), recording handled: Handled? = nil,
         _ body: (ControlServer, String) async throws -> Void
@@ -110,7 +111,11 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
             var line = JSONLine([("ok", .bool(true)), ("command", .string(request.command))])
             let size = ["big": 200_000, "medium": 2000][request.command] ?? 0
             if size > 0 { line.append("data", .string(String(repeating: "x", count: size))) }
-            return line
+            guard request.command == "slow" else { return .now(line) }
+            // Made elsewhere, answered 0.2 s later.
+            return .later { reply in
+                DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { MainActor.assumeIsolated { reply(line) } }
+            }
         }
         defer { server.stop() }
         try await body(server, path)
@@ -153,6 +158,25 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
                 return client.readAll()
             }
             #expect(answers == (0..<3000).map { "{\"ok\":true,\"command\":\"r\($0)\"}" })
+        }
+    }
+
+    /// An answer made later keeps its place: the connection's next request waits for it, other
+    /// connections do not.
+    @Test func aLaterAnswerKeepsItsPlace() async throws {
+        let handled = Handled()
+        try await serving(recording: handled) { server, path in
+            let (first, other) = try await offMain { () -> ([String?], String?) in
+                let client = try SocketClient(path: path)
+                let other = try SocketClient(path: path)
+                client.send("{\"command\":\"slow\"}\n{\"command\":\"fast\"}\n")
+                usleep(50_000)
+                let answer = other.ask("{\"command\":\"other\"}")
+                return ([client.readLine(), client.readLine()], answer)
+            }
+            #expect(first == [#"{"ok":true,"command":"slow"}"#, #"{"ok":true,"command":"fast"}"#])
+            #expect(other == #"{"ok":true,"command":"other"}"#)
+            #expect(handled.commands == ["slow", "other", "fast"])
         }
     }
 
@@ -319,7 +343,7 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
         let path = folder.appendingPathComponent("control").path
         // A group that is not the process's own, when this system has one.
         let other = ["daemon", "bin", "sys", "adm", "nogroup"].first { ControlServer.groupID(named: $0).map { $0 != getegid() } ?? false }
-        let server = try ControlServer(path: path, group: other ?? "root") { _ in JSONLine() }
+        let server = try ControlServer(path: path, group: other ?? "root") { _ in .now(JSONLine()) }
         var status = stat()
         #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK)
         #expect(status.st_mode & 0o777 == 0o660)
@@ -329,7 +353,7 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
         server.stop()
         #expect(lstat(path, &status) != 0 && errno == ENOENT)
 
-        let missing = try ControlServer(path: path, group: "no-such-group-\(getpid())") { _ in JSONLine() }
+        let missing = try ControlServer(path: path, group: "no-such-group-\(getpid())") { _ in .now(JSONLine()) }
         #expect(lstat(path, &status) == 0 && status.st_gid == getegid() && missing.groupID == getegid())
         // Replaced behind its back: not its file any more, so it stays.
         unlink(path)
@@ -346,35 +370,37 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
         let path = folder.appendingPathComponent("control").path
         try "data".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(throws: ControlSocketError.notASocket(path, kind: "a regular file")) {
-            try ControlServer(path: path, group: nil) { _ in JSONLine() }
+            try ControlServer(path: path, group: nil) { _ in .now(JSONLine()) }
         }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "data")
         unlink(path)
         _ = mkfifo(path, 0o600)
         #expect(throws: ControlSocketError.notASocket(path, kind: "a FIFO")) {
-            try ControlServer(path: path, group: nil) { _ in JSONLine() }
+            try ControlServer(path: path, group: nil) { _ in .now(JSONLine()) }
         }
         unlink(path)
         _ = symlink("/dev/null", path)
         #expect(throws: ControlSocketError.notASocket(path, kind: "a symbolic link")) {
-            try ControlServer(path: path, group: nil) { _ in JSONLine() }
+            try ControlServer(path: path, group: nil) { _ in .now(JSONLine()) }
         }
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == "/dev/null")
         unlink(path)
 
-        let first = try ControlServer(path: path, group: nil) { _ in JSONLine([("ok", .bool(true))]) }
-        #expect(throws: ControlSocketError.inUse(path)) { try ControlServer(path: path, group: nil) { _ in JSONLine() } }
+        let first = try ControlServer(path: path, group: nil) { _ in .now(JSONLine([("ok", .bool(true))])) }
+        #expect(throws: ControlSocketError.inUse(path)) { try ControlServer(path: path, group: nil) { _ in .now(JSONLine()) } }
         first.stop()
 
         // A socket bound and closed without removing it: what a kiosk that was killed leaves.
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         #expect(UnixSocketAddress(path: path)!.bind(stale) == 0)
         close(stale)
-        let replaced = try ControlServer(path: path, group: nil) { _ in JSONLine() }
+        let replaced = try ControlServer(path: path, group: nil) { _ in .now(JSONLine()) }
         replaced.stop()
 
         let nowhere = folder.appendingPathComponent("missing/control").path
-        #expect(throws: ControlSocketError.folderMissing(nowhere)) { try ControlServer(path: nowhere, group: nil) { _ in JSONLine() } }
+        #expect(throws: ControlSocketError.folderMissing(nowhere)) {
+            try ControlServer(path: nowhere, group: nil) { _ in .now(JSONLine()) }
+        }
         #expect(ControlSocketError.folderMissing(nowhere).isExpected)
         #expect(ControlSocketError.folderMissing("/run/kiosk/control").description.contains("RuntimeDirectory=kiosk"))
     }
