@@ -115,27 +115,3 @@ final class Worker<Value>: @unchecked Sendable {
         if !taken, let thread { pthread_join(thread, nil) }
     }
 }
-
-/// A closure as a pthread's entry point (a C function pointer cannot carry a generic context).
-private final class ThreadEntry: @unchecked Sendable {
-    let body: () -> Void
-
-    init(_ body: @escaping () -> Void) { self.body = body }
-
-    /// The new thread, or nil if none could be made (`pthread_create` failed).
-    func start() -> pthread_t? {
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, nil,
-            { box in
-                Unmanaged<ThreadEntry>.fromOpaque(box!).takeRetainedValue().body()
-                return nil
-            }, box)
-        guard status == 0 else {
-            Unmanaged<ThreadEntry>.fromOpaque(box).release()
-            return nil
-        }
-        return thread
-    }
-}

@@ -1,4 +1,5 @@
 import Dispatch
+import Graphics
 import KioskBackend
 import KioskKit
 import Logging
@@ -193,7 +194,7 @@ extension KioskRuntime {
         let name = screen.name
         return .success(
             .later { [weak self] reply in
-                DispatchQueue.global(qos: .userInitiated).async {
+                let work: @Sendable () -> Void = {
                     let line: JSONLine
                     let bytes: Int?
                     do {
@@ -216,6 +217,8 @@ extension KioskRuntime {
                         }
                     }
                 }
+                // No thread to be had: made here, holding the main queue for a moment.
+                if !BackgroundThread.start(work) { work() }
             })
     }
 
