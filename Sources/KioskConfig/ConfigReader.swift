@@ -8,7 +8,7 @@ struct ConfigReader {
     let vocabulary: Vocabulary
     private(set) var problems: [ConfigProblem] = []
 
-    static let screenKeys = ["mode", "rotation", "primary", "position", "edid", "cec", "backlight"]
+    static let screenKeys = ["mode", "rotation", "primary", "position", "edid", "cec", "backlight", "idle-timeout"]
     static let edidKeys = ["make", "model", "serial"]
     static let positionKeys = ["x", "y"]
     static let touchKeys = ["match", "screen", "calibration"]
@@ -194,6 +194,16 @@ struct ConfigReader {
                     report(.invalidValue(keyPath, problem, valid: ScreenConfiguration.backlightSpelling, origin(keyPath, at: .value)))
                 } else {
                     screen.backlight = text
+                }
+            case "idle-timeout":
+                // The global idle-timeout's range, for this screen alone.
+                let range = KioskConfiguration.idleTimeoutRange
+                let valid = "\(range.lowerBound) to \(range.upperBound) (seconds; 0: never on this screen)"
+                guard let number = integer(value, at: keyPath, valid: valid) else { continue }
+                if range.contains(number) {
+                    screen.idleTimeoutSeconds = number
+                } else {
+                    report(.invalidValue(keyPath, "\(number) is out of range", valid: valid, origin(keyPath, at: .value)))
                 }
             default:
                 report(.unknownKey(key, in: path, valid: Self.screenKeys, origin(keyPath, at: .key)))

@@ -68,6 +68,9 @@ public struct ScreenConfiguration: Sendable, Equatable {
     /// The panel's backlight, a device name in `/sys/class/backlight` (`intel_backlight`); nil: the one
     /// the display backend matches to the connector. Whether it exists is known only on the board.
     public var backlight: String?
+    /// Seconds without input on this screen before it turns off (`[screens.NAME] idle-timeout`, 0 never);
+    /// nil: the global `idle-timeout`.
+    public var idleTimeoutSeconds: Int?
 
     /// Set by a command-line flag (`--mode`, `--rotate`) rather than the file: such entries come first in
     /// `KioskConfiguration.screens`, so they win, and are made again after every reload.
@@ -113,6 +116,8 @@ public struct ResolvedScreen: Sendable, Equatable {
     public var cec = CECSetting.auto
     /// The backlight device the configuration names for this display; nil: the backend's match.
     public var backlight: String?
+    /// The display's own idle timeout in seconds (0 never); nil: the global `idle-timeout`.
+    public var idleTimeoutSeconds: Int?
 
     public init(mode: ModeRequest? = nil, rotation: Rotation? = nil, isPrimary: Bool = false) {
         self.mode = mode
@@ -131,6 +136,7 @@ extension KioskConfiguration {
         resolved.cec = matching.lazy.compactMap(\.cec).first ?? .auto
         if let primary { resolved.isPrimary = primary == connector || matching.contains { $0.name == primary } }
         resolved.backlight = matching.lazy.compactMap(\.backlight).first
+        resolved.idleTimeoutSeconds = matching.lazy.compactMap(\.idleTimeoutSeconds).first
         return resolved
     }
 }

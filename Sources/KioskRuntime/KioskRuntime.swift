@@ -127,6 +127,7 @@ public final class KioskRuntime {
         power = PowerManager(
             application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds),
             dimAfter: TimeInterval(configuration.dimAfterSeconds), dimBrightness: configuration.dimBrightness, power: configuration.power)
+        power?.screenIdleTimeout = screenIdleTimeouts(configuration)
         startCEC(display: display, trace: trace)
         routeSessionEvents()
         installSignalHandlers()
@@ -266,6 +267,7 @@ public final class KioskRuntime {
         application.preferredMainScreenName = loaded.primary
         applyKeyboard(loaded)
         power?.idleTimeout = TimeInterval(loaded.idleTimeoutSeconds)
+        power?.screenIdleTimeout = screenIdleTimeouts(loaded)
         power?.power = loaded.power
         cec?.reconfigure(loaded)
         power?.dimBrightness = loaded.dimBrightness
@@ -304,6 +306,15 @@ public final class KioskRuntime {
         if old.power != new.power { changes.append(("power", .live)) }
         if old.appSettings != new.appSettings { changes.append(("app-settings", .restart)) }
         return changes.map { (key: $0.0, reload: $0.1) }
+    }
+
+    /// Each screen's own `idle-timeout` in `configuration`, found like its other settings: by connector name
+    /// and, where the backend reads one, by the display's EDID identity.
+    private func screenIdleTimeouts(_ configuration: KioskConfiguration) -> @MainActor (Screen) -> TimeInterval? {
+        { [weak display] screen in
+            configuration.screen(connector: screen.name, edid: display?.connectorIdentity(of: screen)?.edid).idleTimeoutSeconds
+                .map(TimeInterval.init)
+        }
     }
 
     /// What `systemctl status` shows: the screens and their modes, and a fallback to headless first.

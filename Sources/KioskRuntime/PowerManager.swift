@@ -3,8 +3,8 @@ import KioskConfig
 import KioskKit
 import Logging
 
-/// Display power of the running kiosk: idle blanking (`idle-timeout`: a screen with no input for that long
-/// is turned off), schedules (`[[power.schedule]]`: off and on again by the local clock) and waking (a
+/// Display power of the running kiosk: idle blanking (`idle-timeout`, global or a screen's own: a screen
+/// with no input on it for that long is turned off), schedules (`[[power.schedule]]`: off and on again by the local clock) and waking (a
 /// touch or key on a screen that is off turns it on, unless the schedule turned it off and
 /// `wake-during-schedule` is false; the waking event itself reaches no window, `Application.route`
 /// swallows it). One idle timer per screen, set to the moment its idle time runs out and moved by input,
@@ -19,10 +19,18 @@ import Logging
 final class PowerManager {
     unowned let application: Application
     private let log = Logger(label: "kiosk.power")
-    /// Seconds without input before a screen turns off; 0 never.
+    /// Seconds without input before a screen turns off; 0 never. A screen's own (`screenIdleTimeout`) wins.
     var idleTimeout: TimeInterval {
-        didSet { if idleTimeout != oldValue { for screen in application.connectedScreens { restartIdleTimer(screen) } } }
+        didSet { if idleTimeout != oldValue { restartChangedIdleTimers() } }
     }
+    /// A screen's own idle timeout (`[screens.NAME] idle-timeout`; 0 never), nil: `idleTimeout`. The runtime
+    /// resolves it from the configuration by connector name and EDID; set again on reload.
+    var screenIdleTimeout: @MainActor (Screen) -> TimeInterval? = { _ in nil } {
+        didSet { restartChangedIdleTimers() }
+    }
+    /// The idle timeout each screen's timer was last set with, so a reload restarts only the timers of the
+    /// screens whose timeout it changed (the others keep counting from their last input).
+    private var timeoutsInUse: [ObjectIdentifier: TimeInterval] = [:]
     /// The schedules and whether input wakes a screen they turned off.
     var power: PowerConfiguration {
         didSet { if power != oldValue { followSchedule() } }
@@ -83,6 +91,7 @@ final class PowerManager {
                 self.reasons[ObjectIdentifier(screen)] = nil
                 self.scheduled[ObjectIdentifier(screen)] = nil
                 self.dimmed[ObjectIdentifier(screen)] = nil
+                self.timeoutsInUse[ObjectIdentifier(screen)] = nil
             })
         observeBrightness()
         for screen in application.connectedScreens { restartIdleTimer(screen) }
@@ -109,9 +118,14 @@ final class PowerManager {
         }
     }
 
+    /// The idle timeout that applies to `screen`: its own, else the global one.
+    func idleTimeout(of screen: Screen) -> TimeInterval { screenIdleTimeout(screen) ?? idleTimeout }
+
     private func restartIdleTimer(_ screen: Screen) {
         let id = ObjectIdentifier(screen)
         timers.removeValue(forKey: id)?.cancel()
+        let idleTimeout = idleTimeout(of: screen)
+        timeoutsInUse[id] = idleTimeout
         guard screen.isConnected, screen.powerState == .on else { return }
         if dims(screen) {
             scheduleDim(screen)
@@ -123,6 +137,12 @@ final class PowerManager {
         scheduleOff(screen, in: timeout)
     }
 
+    private func restartChangedIdleTimers() {
+        for screen in application.connectedScreens where timeoutsInUse[ObjectIdentifier(screen)] != idleTimeout(of: screen) {
+            restartIdleTimer(screen)
+        }
+    }
+
     /// The timer that turns `screen` off `seconds` from now (the idle time, or what is left of it after dimming).
     private func scheduleOff(_ screen: Screen, in seconds: TimeInterval) {
         let id = ObjectIdentifier(screen)
@@ -130,9 +150,10 @@ final class PowerManager {
         timers[id] = clock.schedule(at: clock.now + seconds) { [weak self, weak screen] in
             guard let self, let screen else { return }
             self.timers[id] = nil
+            let idleTimeout = self.idleTimeout(of: screen)
             let reason =
                 self.scheduled[id] == true
-                ? "schedule (idle again after waking)" : "idle for \(formatted(self.idleTimeout > 0 ? self.idleTimeout : seconds)) s"
+                ? "schedule (idle again after waking)" : "idle for \(formatted(idleTimeout > 0 ? idleTimeout : seconds)) s"
             self.turn(screen, .off, reason: reason)
         }
     }
@@ -238,9 +259,11 @@ final class PowerManager {
 // MARK: - The dim stage
 
 extension PowerManager {
-    /// Whether `screen`'s idle time starts with the dim stage: set, before any idle-timeout, with a backlight.
+    /// Whether `screen`'s idle time starts with the dim stage: set, before its idle timeout if any, with a
+    /// backlight. A screen whose own idle timeout comes first just turns off.
     private func dims(_ screen: Screen) -> Bool {
-        dimAfter > 0 && (idleTimeout == 0 || dimAfter < idleTimeout) && screen.hasBacklight
+        let idleTimeout = idleTimeout(of: screen)
+        return dimAfter > 0 && (idleTimeout == 0 || dimAfter < idleTimeout) && screen.hasBacklight
     }
 
     /// The timer that dims `screen` at the dim moment, then runs on to the idle timeout, if any.
@@ -251,7 +274,8 @@ extension PowerManager {
             guard let self, let screen else { return }
             self.timers[id] = nil
             self.dim(screen)
-            if self.idleTimeout > 0 { self.scheduleOff(screen, in: self.idleTimeout - self.dimAfter) }
+            let idleTimeout = self.idleTimeout(of: screen)
+            if idleTimeout > 0 { self.scheduleOff(screen, in: idleTimeout - self.dimAfter) }
         }
     }
 

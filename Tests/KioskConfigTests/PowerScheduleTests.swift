@@ -86,4 +86,28 @@ struct PowerScheduleTests {
                 #"/etc/kiosk/kiosk.toml:5:12: power.schedule[0].screens[0]: "hdmi1" is not a connector name; did you mean "HDMI-A-1"?; valid: a list of connector names, e.g. ["HDMI-A-1"]"#
             ])
     }
+
+    /// `[screens.NAME] idle-timeout`: a screen's own, found like its other settings (connector name or a
+    /// label matched by EDID), nil where no section sets one (the global one applies).
+    @Test func aScreensOwnIdleTimeout() throws {
+        let parsed = try configuration(
+            """
+            idle-timeout = 600
+            [screens.DSI-1]
+            idle-timeout = 30
+            [screens.lobby]
+            edid = { make = "SAM" }
+            idle-timeout = 0
+            """)
+        #expect(parsed.idleTimeoutSeconds == 600)
+        #expect(parsed.screen(connector: "DSI-1").idleTimeoutSeconds == 30)
+        #expect(parsed.screen(connector: "HDMI-A-1").idleTimeoutSeconds == nil)
+        #expect(parsed.screen(connector: "HDMI-A-1", edid: ScreenConfiguration.EDIDMatch(make: "SAM")).idleTimeoutSeconds == 0)
+        let valid = "0 to 604800 (seconds; 0: never on this screen)"
+        #expect(
+            messages("[screens.DSI-1]\nidle-timeout = -5\n[screens.DP-1]\nidle-timeout = \"5m\"") == [
+                "/etc/kiosk/kiosk.toml:2:16: screens.DSI-1.idle-timeout: -5 is out of range; valid: \(valid)",
+                "/etc/kiosk/kiosk.toml:4:16: screens.DP-1.idle-timeout must be an integer, not a string; valid: \(valid)",
+            ])
+    }
 }

@@ -59,6 +59,45 @@ struct PowerManagerTests {
         clock.advance(to: 10_000)
         #expect(right.powerState == .on && clock.pendingTimers.isEmpty)
     }
+
+    /// `[screens.NAME] idle-timeout`: a screen's own timeout wins over the global one (0: never on that
+    /// screen), input on one screen does not keep the other on, and changing one screen's timeout (a
+    /// reload) restarts that screen's timer only.
+    @Test func aScreensOwnIdleTimeoutWins() throws {
+        let application = Application.reset()
+        let clock = ManualClock(now: 100)
+        application.clock = clock
+        let backend = InMemoryDisplayBackend()
+        let panel = backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
+        let tv = backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1280, height: 720, refreshRate: 60)])
+        let lobby = backend.connect("HDMI-A-2", modes: [Screen.Mode(width: 1280, height: 720, refreshRate: 60)])
+        let power = PowerManager(application: application, idleTimeout: 60)
+        defer { power.stop() }
+        let own: [String: TimeInterval] = ["DSI-1": 10, "HDMI-A-2": 0]
+        power.screenIdleTimeout = { own[$0.name] }
+        #expect(power.idleTimeout(of: panel) == 10 && power.idleTimeout(of: tv) == 60 && power.idleTimeout(of: lobby) == 0)
+        // HDMI-A-2 never blanks: no timer for it.
+        #expect(clock.pendingTimers.count == 2)
+        clock.advance(to: 105)
+        let touch = Touch(screen: tv, location: Point(x: 10, y: 10), timestamp: 105)
+        application.sendEvent(Event(touches: [touch], timestamp: 105))
+        touch.update(phase: .ended, location: Point(x: 10, y: 10), timestamp: 105.05)
+        application.sendEvent(Event(touches: [touch], timestamp: 105.05))
+        clock.advance(to: 110.1)
+        #expect(panel.powerState == .off && tv.powerState == .on && lobby.powerState == .on)
+        #expect(power.reasons[ObjectIdentifier(panel)] == "idle for 10 s")
+        // A reload that changes the TV's timeout only: its timer starts again from now, the lobby's stays unset.
+        clock.advance(to: 150)
+        let reloaded = own.merging(["HDMI-A-1": 20]) { $1 }
+        power.screenIdleTimeout = { reloaded[$0.name] }
+        clock.advance(to: 165.1)
+        #expect(tv.powerState == .on)
+        clock.advance(to: 170.1)
+        #expect(tv.powerState == .off && power.reasons[ObjectIdentifier(tv)] == "idle for 20 s")
+        clock.advance(to: 10_000)
+        #expect(lobby.powerState == .on && clock.pendingTimers.isEmpty)
+        #expect(backend.powerLog == ["DSI-1 off", "HDMI-A-1 off"])
+    }
 }
 
 /// Schedules on a manual clock and a made-up local clock: day 0 is a Monday at 00:00 local time, and a
