@@ -2,8 +2,8 @@
 off/on --screen Virtual-2` turning head 1's CRTC off and on while head 0 is left alone (no frame, CRTC active,
 the same picture), `kiosk screenshot` of each head equal to QEMU's screendump of it at rotation 0 and 90, the
 socket surviving random bytes, an endless line, a silent client, 200 clients and a client that never reads,
-and a user outside the group refused (by the folder's permissions, and by the peer check when those are
-loosened)."""
+a user outside the group refused (by the folder's permissions, and by the peer check when those are
+loosened); and a screen's own idle-timeout blanking that head alone."""
 
 import json
 import signal
@@ -344,3 +344,29 @@ def check_sigterm_stops_it_and_removes_the_socket(guest):
     expect(not guest.run(f"test -e {SOCKET}", timeout=30).ok, "the socket was left behind")
     r = kiosk_cli(guest, "status")
     expect(r.status == 3 and "no kiosk is running here" in r.stderr, r)
+
+
+def check_a_screens_own_idle_timeout_blanks_that_screen_alone(guest):
+    """`[screens.Virtual-2] idle-timeout = 4` with no global one: head 1 goes off (its CRTC inactive) after
+    4 s without input, head 0 stays on, and `kiosk status` says so."""
+    if "process" in state:
+        stop(state.pop("process"))
+    users(guest)
+    config = Path(guest.job_dir) / "own-idle-timeout.toml"
+    config.write_text("idle-timeout = 0\n\n[screens.Virtual-2]\nidle-timeout = 4\n")
+    process, trace = run_kiosk(
+        guest, f"--backend drm --config {guest.guest_path(config)} --mode Virtual-1=1280x800 --mode Virtual-2=1024x768")
+    state.update(process=process, trace=trace)
+    wait_for_frames(trace, ["Virtual-1", "Virtual-2"])
+    off = wait_until(lambda: [e for e in events("screen.power") if e["power"] == "off"], "screen.power off", timeout=60)
+    expect(off == [{"event": "screen.power", "screen": "Virtual-2", "power": "off", "reason": "idle for 4 s"}], off)
+    time.sleep(3)
+    now = crtcs(guest)
+    expect(now["Virtual-2"][1] == 0 and now["Virtual-1"][1] == 1, f"expected head 1 alone off: {now}")
+    expect(len(events("screen.power")) == 1, events("screen.power"))
+    r = kiosk_cli(guest, "status --json")
+    expect(r.ok, r)
+    power = {s["name"]: s["power"] for s in json.loads(r.stdout)["screens"]}
+    expect(power.get("Virtual-1") == "on" and power.get("Virtual-2") == "off", power)
+    stop(state.pop("process"))
+    note(f"[screens.Virtual-2] idle-timeout = 4: Virtual-2's CRTC {now['Virtual-2'][0]} ACTIVE=0, Virtual-1's still active")
