@@ -36,8 +36,9 @@ extension KioskCommand {
             name: "screenshot",
             abstract: "Save what a screen of the running kiosk shows as a PNG: kiosk screenshot [--screen NAME] FILE.png.",
             discussion: socketDiscussion
-                + " The picture is the one scanned out (rotation included), the main screen's unless --screen names another. An existing FILE is replaced only if it is a regular file.",
-            options: [screen, socket], settingsHelp: "FILE.png, then " + settingsHelp)
+                + " The picture is the one scanned out (rotation included), the main screen's unless --screen names another. An existing FILE is left alone unless --overwrite is given, and then replaced only if it is a regular file.",
+            options: [.flag("overwrite", help: "Replace FILE if it exists and is a regular file."), screen, socket],
+            settingsHelp: "FILE.png, then " + settingsHelp)
         static let reload = Commands.Command(
             name: "reload", abstract: "Make the running kiosk read its configuration again (as SIGHUP) and say what changed.",
             discussion: socketDiscussion
@@ -76,7 +77,7 @@ extension KioskCommand {
                 }
                 file = words[0]
                 // Refused before the kiosk is asked: a FIFO or a device named by mistake is never written.
-                try ScreenshotFile.check(words[0], command: command.name)
+                try ScreenshotFile.check(words[0], overwrite: invocation.flags.contains("overwrite"), command: command.name)
             default:
                 guard words.isEmpty else { throw KioskCommand.usage("unexpected argument \(words[0])", command: command) }
             }
@@ -177,7 +178,7 @@ extension KioskCommand {
                 fail("the kiosk's answer has no PNG")
                 throw CommandExit(status: ExitStatus.problemsFound)
             }
-            do { try ScreenshotFile.write(png, to: file) } catch {
+            do { try ScreenshotFile.write(png, to: file, overwrite: invocation.flags.contains("overwrite")) } catch {
                 fail(error.message)
                 throw CommandExit(status: ExitStatus.cannotRun)
             }
@@ -198,40 +199,57 @@ extension KioskCommand {
     }
 }
 
-/// The screenshot's file: written only where nothing but a regular file (or nothing) is.
+/// The screenshot's file: a new one, or with `--overwrite` a regular file that is there; nothing else is
+/// ever written, truncated or replaced.
 enum ScreenshotFile {
     struct Problem: Error {
         let message: String
     }
 
-    /// Refuses a path that exists and is not a regular file (a FIFO would block, a device would be written
-    /// to, a symbolic link could point anywhere).
-    static func check(_ path: String, command: String) throws(CommandExit) {
+    static func existsMessage(_ path: String) -> String { "\(path) exists; not replacing it (give --overwrite to replace it)" }
+
+    /// Refuses, before the kiosk is asked, a path that exists (unless `overwrite`) or is not a regular file
+    /// (a FIFO would block, a device would be written to, a symbolic link could point anywhere).
+    static func check(_ path: String, overwrite: Bool, command: String) throws(CommandExit) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         guard status.st_mode & S_IFMT == S_IFREG else {
             StandardError.write("kiosk \(command): \(path) exists and is \(fileKind(status.st_mode)), not a regular file; not writing it")
             throw CommandExit(status: ExitStatus.cannotRun)
         }
+        guard overwrite else {
+            StandardError.write("kiosk \(command): \(existsMessage(path))")
+            throw CommandExit(status: ExitStatus.cannotRun)
+        }
     }
 
-    /// Writes `bytes` to `path`. Opened without following a link and without waiting for a FIFO's reader,
-    /// then checked again on the descriptor (the path could have changed since `check`), truncated only then.
-    static func write(_ bytes: [UInt8], to path: String) throws(Problem) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+    /// Writes `bytes` to `path`: created exclusively (`O_EXCL`: the path may have appeared since `check`),
+    /// and removed again if writing fails; or, with `overwrite`, opened without following a link and without
+    /// waiting for a FIFO's reader, checked again on the descriptor, truncated only then.
+    static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(Problem) {
+        let fd = open(path, O_WRONLY | O_CREAT | (overwrite ? 0 : O_EXCL) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            if errno == EEXIST { throw Problem(message: existsMessage(path)) }
+            throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw Problem(message: "\(path) is \(fileKind(status.st_mode)), not a regular file; not writing it")
         }
-        guard ftruncate(fd, 0) == 0 else { throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
-            written += count
+        do throws(Problem) {
+            if overwrite, ftruncate(fd, 0) != 0 { throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            var written = 0
+            while written < bytes.count {
+                let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+                written += count
+            }
+        } catch {
+            // Only a file this command made is taken away again (a half-written PNG is no screenshot).
+            if !overwrite { unlink(path) }
+            throw error
         }
     }
 }

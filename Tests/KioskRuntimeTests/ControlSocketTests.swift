@@ -156,7 +156,7 @@ final class RunningKiosk {
         var same = false
         for _ in 0..<20 where !same {
             usleep(300_000)
-            let result = try kiosk.client(["screenshot", shot.path])
+            let result = try kiosk.client(["screenshot", "--overwrite", shot.path])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == "\(shot.path): HEADLESS-1 640x480, rotation \(rotation)\n")
             let taken = try Bitmap(contentsOfPNGFile: shot.path)
@@ -173,9 +173,15 @@ final class RunningKiosk {
             refused.status == 3 && refused.stderr == "kiosk screenshot: \(fifo) exists and is a FIFO, not a regular file; not writing it\n")
         var status = stat()
         #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+        // An existing file is left as it was without --overwrite.
+        let kept = try kiosk.client(["screenshot", shot.path])
+        #expect(
+            kept.status == 3
+                && kept.stderr == "kiosk screenshot: \(shot.path) exists; not replacing it (give --overwrite to replace it)\n")
+        #expect(try Self.samePixels(Bitmap(contentsOfPNGFile: shot.path), Bitmap(contentsOfPNGFile: snapshot.path)))
 
         _ = try kiosk.client(["power", "off"])
-        let dark = try kiosk.client(["screenshot", shot.path])
+        let dark = try kiosk.client(["screenshot", "--overwrite", shot.path])
         #expect(
             dark.status == 1
                 && dark.stderr == "kiosk screenshot: HEADLESS-1 is off: it shows nothing (kiosk power on --screen HEADLESS-1)\n")
