@@ -25,11 +25,7 @@ struct DimStageTests {
         }
 
         func tap(on screen: Screen, at time: TimeInterval) {
-            clock.advance(to: time)
-            let touch = Touch(screen: screen, location: Point(x: 10, y: 10), timestamp: time)
-            application.sendEvent(Event(touches: [touch], timestamp: time))
-            touch.update(phase: .ended, location: Point(x: 10, y: 10), timestamp: time + 0.05)
-            application.sendEvent(Event(touches: [touch], timestamp: time + 0.05))
+            PowerManagerTests.tap(application, on: screen, at: time, clock: clock)
         }
 
         /// The power log since `count` entries.

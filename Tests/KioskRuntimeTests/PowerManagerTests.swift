@@ -9,6 +9,15 @@ import Testing
 /// in between.
 @MainActor
 struct PowerManagerTests {
+    /// A 50 ms tap at (10, 10) on `screen`, the clock first advanced to `time`.
+    static func tap(_ application: Application, on screen: Screen, at time: TimeInterval, clock: ManualClock) {
+        clock.advance(to: time)
+        let touch = Touch(screen: screen, location: Point(x: 10, y: 10), timestamp: time)
+        application.sendEvent(Event(touches: [touch], timestamp: time))
+        touch.update(phase: .ended, location: Point(x: 10, y: 10), timestamp: time + 0.05)
+        application.sendEvent(Event(touches: [touch], timestamp: time + 0.05))
+    }
+
     @Test func idleScreensGoOffAndInputWakesThem() throws {
         let application = Application.reset()
         let clock = ManualClock(now: 100)
@@ -22,13 +31,7 @@ struct PowerManagerTests {
         window.makeKeyAndVisible()
         var touches = 0
         window.addGestureRecognizer(TapGestureRecognizer { _ in touches += 1 })
-        func tap(on screen: Screen, at time: TimeInterval) {
-            clock.advance(to: time)
-            let touch = Touch(screen: screen, location: Point(x: 10, y: 10), timestamp: time)
-            application.sendEvent(Event(touches: [touch], timestamp: time))
-            touch.update(phase: .ended, location: Point(x: 10, y: 10), timestamp: time + 0.05)
-            application.sendEvent(Event(touches: [touch], timestamp: time + 0.05))
-        }
+        func tap(on screen: Screen, at time: TimeInterval) { Self.tap(application, on: screen, at: time, clock: clock) }
         // One timer per screen, nothing more.
         #expect(clock.pendingTimers.count == 2)
         tap(on: left, at: 120)
@@ -78,11 +81,7 @@ struct PowerManagerTests {
         #expect(power.idleTimeout(of: panel) == 10 && power.idleTimeout(of: tv) == 60 && power.idleTimeout(of: lobby) == 0)
         // HDMI-A-2 never blanks: no timer for it.
         #expect(clock.pendingTimers.count == 2)
-        clock.advance(to: 105)
-        let touch = Touch(screen: tv, location: Point(x: 10, y: 10), timestamp: 105)
-        application.sendEvent(Event(touches: [touch], timestamp: 105))
-        touch.update(phase: .ended, location: Point(x: 10, y: 10), timestamp: 105.05)
-        application.sendEvent(Event(touches: [touch], timestamp: 105.05))
+        Self.tap(application, on: tv, at: 105, clock: clock)
         clock.advance(to: 110.1)
         #expect(panel.powerState == .off && tv.powerState == .on && lobby.powerState == .on)
         #expect(power.reasons[ObjectIdentifier(panel)] == "idle for 10 s")
