@@ -79,6 +79,14 @@ extension TOML {
         mutating func skipComment() throws(SyntaxError) {
             index += 1
             while index < bytes.count {
+                // Tabs and printable ASCII, nearly all of every comment, in one pass over the buffer (a
+                // documented config file is mostly comments, and this loop is most of reading it).
+                index = bytes.withUnsafeBufferPointer { buffer in
+                    var at = index
+                    while at < buffer.count, buffer[at] == 0x09 || (buffer[at] >= 0x20 && buffer[at] <= 0x7E) { at += 1 }
+                    return at
+                }
+                guard index < bytes.count else { return }
                 let byte = bytes[index]
                 switch byte {
                 case Byte.newline:
