@@ -64,18 +64,8 @@ public final class CompositionScene {
     /// `withMovingView` adds a fourth layer, a 200x200 opaque view, for the "moved by a pixel" benchmark.
     /// `scanoutOutput` makes the output behave as DRM's (shadow + copy) instead of headless (in place).
     public init(withMovingView: Bool = false, scanoutOutput: Bool = false) {
-        Application.reset()
-        screen = backend.connect(
-            "HDMI-A-1",
-            modes: [
-                Screen.Mode(
-                    width: SceneGeometry.width, height: SceneGeometry.height,
-                    refreshRate: 60)
-            ])
-        output = SingleBufferOutput(width: SceneGeometry.width, height: SceneGeometry.height)
-        output.buffersAreCachedMemory = !scanoutOutput
-        compositor = Compositor(output: output)
-        output.compositor = compositor
+        screen = SceneGeometry.connectScreen(on: backend)
+        (output, compositor) = SceneGeometry.makeOutput(scanoutOutput: scanoutOutput)
 
         backgroundWindow = Window(screen: screen)
         backgroundWindow.identifier = "background"

@@ -111,14 +111,8 @@ public final class CrossFadeScene {
     /// `frame`: the step the first `composeNextFrame` shows. The scene's own first frame (not measured)
     /// shows the step before it, so both caches are drawn there.
     public init(scanoutOutput: Bool = false, frame: Int = 0) {
-        Application.reset()
-        screen = backend.connect(
-            "HDMI-A-1",
-            modes: [Screen.Mode(width: SceneGeometry.width, height: SceneGeometry.height, refreshRate: 60)])
-        output = SingleBufferOutput(width: SceneGeometry.width, height: SceneGeometry.height)
-        output.buffersAreCachedMemory = !scanoutOutput
-        compositor = Compositor(output: output)
-        output.compositor = compositor
+        screen = SceneGeometry.connectScreen(on: backend)
+        (output, compositor) = SceneGeometry.makeOutput(scanoutOutput: scanoutOutput)
 
         windowA = Window(screen: screen)
         windowA.identifier = "cross-fade-a"

@@ -47,14 +47,7 @@ public final class HitTestScene {
 
     public init(kind: Kind) {
         self.kind = kind
-        Application.reset()
-        screen = backend.connect(
-            "HDMI-A-1",
-            modes: [
-                Screen.Mode(
-                    width: SceneGeometry.width, height: SceneGeometry.height,
-                    refreshRate: 60)
-            ])
+        screen = SceneGeometry.connectScreen(on: backend)
         var windows: [Window] = []
         let cellWidth = Double(SceneGeometry.width / Self.columns), cellHeight = Double(SceneGeometry.height / Self.rows)
         for index in 0..<Self.windowCount {

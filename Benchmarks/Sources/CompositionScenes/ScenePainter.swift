@@ -96,3 +96,23 @@ final class AlertView: View {
         ScenePainter.drawAlert(in: context, bounds: bounds)
     }
 }
+
+extension SceneGeometry {
+    /// A fresh application with the scenes' one screen, HDMI-A-1 at 1920x1080@60, on `backend`.
+    @MainActor
+    public static func connectScreen(on backend: InMemoryDisplayBackend) -> Screen {
+        Application.reset()
+        return backend.connect("HDMI-A-1", modes: [Screen.Mode(width: width, height: height, refreshRate: 60)])
+    }
+
+    /// An output of the scenes' size and its compositor: painted in place as headless, or through a shadow
+    /// and a copy as DRM (`scanoutOutput`).
+    @MainActor
+    public static func makeOutput(scanoutOutput: Bool) -> (SingleBufferOutput, Compositor) {
+        let output = SingleBufferOutput(width: width, height: height)
+        output.buffersAreCachedMemory = !scanoutOutput
+        let compositor = Compositor(output: output)
+        output.compositor = compositor
+        return (output, compositor)
+    }
+}

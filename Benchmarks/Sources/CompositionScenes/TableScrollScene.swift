@@ -67,14 +67,8 @@ public final class TableScrollScene {
 
     /// `scanoutOutput` makes the output behave as DRM's (shadow + copy) instead of headless (in place).
     public init(scanoutOutput: Bool = false) {
-        Application.reset()
-        screen = backend.connect(
-            "HDMI-A-1",
-            modes: [Screen.Mode(width: SceneGeometry.width, height: SceneGeometry.height, refreshRate: 60)])
-        output = SingleBufferOutput(width: SceneGeometry.width, height: SceneGeometry.height)
-        output.buffersAreCachedMemory = !scanoutOutput
-        compositor = Compositor(output: output)
-        output.compositor = compositor
+        screen = SceneGeometry.connectScreen(on: backend)
+        (output, compositor) = SceneGeometry.makeOutput(scanoutOutput: scanoutOutput)
 
         window = Window(screen: screen)
         window.identifier = "table"
