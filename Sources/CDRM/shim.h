@@ -19,6 +19,7 @@ static inline uint32_t kiosk_drm_mode_atomic_allow_modeset(void) { return DRM_MO
 static inline uint64_t kiosk_drm_client_cap_universal_planes(void) { return DRM_CLIENT_CAP_UNIVERSAL_PLANES; }
 static inline uint64_t kiosk_drm_client_cap_atomic(void) { return DRM_CLIENT_CAP_ATOMIC; }
 static inline uint64_t kiosk_drm_cap_dumb_buffer(void) { return DRM_CAP_DUMB_BUFFER; }
+static inline uint64_t kiosk_drm_cap_dumb_prefer_shadow(void) { return DRM_CAP_DUMB_PREFER_SHADOW; }
 static inline uint32_t kiosk_drm_object_connector(void) { return DRM_MODE_OBJECT_CONNECTOR; }
 static inline uint32_t kiosk_drm_object_crtc(void) { return DRM_MODE_OBJECT_CRTC; }
 static inline uint32_t kiosk_drm_object_plane(void) { return DRM_MODE_OBJECT_PLANE; }

@@ -49,6 +49,15 @@ public final class DRMDevice {
         return drmGetCap(fileDescriptor, kiosk_drm_cap_dumb_buffer(), &value) == 0 && value != 0
     }
 
+    /// Whether the driver asks for frames to be drawn in a shadow buffer in RAM and copied into dumb
+    /// buffers, because reading its dumb buffers is slow (VRAM behind a PCI bar: bochs, cirrus, ast,
+    /// mgag200): `drmGetCap(DRM_CAP_DUMB_PREFER_SHADOW)`. A driver that cannot say is taken to prefer one,
+    /// as X's modesetting driver does.
+    public var prefersShadowBuffer: Bool {
+        var value: UInt64 = 0
+        return drmGetCap(fileDescriptor, kiosk_drm_cap_dumb_prefer_shadow(), &value) != 0 || value != 0
+    }
+
     /// Asks for universal planes and atomic modesetting; false when the driver has no atomic support.
     /// Calls `drmSetClientCap(DRM_CLIENT_CAP_UNIVERSAL_PLANES)` and `(DRM_CLIENT_CAP_ATOMIC)`.
     public func enableAtomic() -> Bool {

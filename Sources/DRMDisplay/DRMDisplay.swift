@@ -27,6 +27,9 @@ public final class DRMDisplay: DisplayBackend {
     public let cardNumber: UInt32?
     /// Whether modesetting goes through atomic commits (else the legacy API).
     public let usesAtomic: Bool
+    /// Whether frames are composed straight into the dumb buffers (`shadow-buffer`: as the driver asks,
+    /// or as configured), else in a shadow in RAM and copied.
+    public let buffersAreCachedMemory: Bool
     public weak var compositor: Compositor?
     /// How long a page flip may take before it is declared lost and recovered.
     public var flipTimeout: TimeInterval = 1
@@ -98,13 +101,19 @@ public final class DRMDisplay: DisplayBackend {
             cardName = DRMCards.name(of: path)
             cardNumber = DRMCards.cardNumber(of: device)
             usesAtomic = atomic
+            let prefersShadow = device.prefersShadowBuffer
+            switch configuration.shadowBuffer {
+            case .auto: buffersAreCachedMemory = !prefersShadow
+            case .always: buffersAreCachedMemory = false
+            case .never: buffersAreCachedMemory = true
+            }
             application = context.application
             self.configuration = configuration
             self.session = session
             seatDevice = opened
             recordInitialState(resources)
             log.notice(
-                "using \(path): driver \(device.driverName ?? "?"), \(atomic ? "atomic" : "legacy") modesetting, \(resources.connectors.count) connectors, \(resources.crtcs.count) CRTCs"
+                "using \(path): driver \(device.driverName ?? "?"), \(atomic ? "atomic" : "legacy") modesetting, \(resources.connectors.count) connectors, \(resources.crtcs.count) CRTCs, frames composed \(buffersAreCachedMemory ? "in the scanout buffers" : "in a shadow") (shadow-buffer = \(configuration.shadowBuffer.rawValue); the driver \(prefersShadow ? "prefers" : "does not prefer") a shadow)"
             )
             return
         }

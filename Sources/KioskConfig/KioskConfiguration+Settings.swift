@@ -91,6 +91,11 @@ extension KioskConfiguration {
                 configuration.noAtomic = value
                 return nil
             }, reset: nil, spelled: { String($0.noAtomic) }),
+        choice(
+            "shadow-buffer", flag: "--shadow-buffer", \.shadowBuffer,
+            help:
+                "Where DRM frames are composed: auto (as the driver asks), always (in a shadow in RAM, then copied) or never (straight into the scanout buffers); default: auto.",
+            reload: .restart),
         path(
             "fbdev-device", flag: "--fbdev-device", \.fbdevDevice, example: "/dev/fb0",
             help: "The framebuffer for the fbdev backend; default: /dev/fb0."),

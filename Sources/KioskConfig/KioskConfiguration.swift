@@ -32,6 +32,18 @@ public struct KioskConfiguration: Sendable, Equatable {
         case never
     }
 
+    /// Where the DRM backend composes frames (weston's `pixman-shadow`, X's `ShadowFB`).
+    public enum ShadowBuffer: String, CaseIterable, Sendable {
+        /// As the driver asks (`DRM_CAP_DUMB_PREFER_SHADOW`): in a shadow in RAM where reading its dumb
+        /// buffers is slow, straight into them where it is not.
+        case auto
+        /// Always in a shadow in RAM, copied into the scanout buffer (what changed only): for a driver
+        /// that maps its dumb buffers uncached without saying so.
+        case always
+        /// Always straight into the scanout buffers: no shadow, no copy.
+        case never
+    }
+
     /// The on-screen keyboard's layout.
     public enum KeyboardLayoutName: String, CaseIterable, Sendable {
         /// QWERTY.
@@ -49,6 +61,9 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var drmDevice: String?
     /// Use the legacy modesetting API even where atomic works.
     public var noAtomic = false
+    /// Whether DRM frames are composed in a shadow in RAM (4 bytes a pixel more memory and a copy a frame)
+    /// or straight into the scanout buffers.
+    public var shadowBuffer: ShadowBuffer = .auto
     /// The framebuffer device for the fbdev backend; nil: `/dev/fb0`.
     public var fbdevDevice: String?
     /// The seat whose devices the kiosk uses (udev's `ID_SEAT`, libseat).

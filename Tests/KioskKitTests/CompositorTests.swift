@@ -317,6 +317,36 @@ struct CompositorTests {
         #expect(rgb(frame, 5, 5) == 0xFFFFFF && rgb(frame, 100, 100) == 0xFFFFFF && rgb(frame, 200, 100) == 0xFF0000)
     }
 
+    /// Painting in place into page-flipped buffers: what the older buffer missed is copied from the buffer
+    /// of the last frame, and only this frame's damage is composited.
+    @Test func inPlaceBuffersCopyWhatTheyMissedFromTheLastFrame() {
+        let r = RenderBed(buffers: 2, cachedMemory: true)
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let box = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        box.backgroundColor = .red
+        main.addSubview(box)
+        let translucent = View(frame: Rect(x: 50, y: 150, width: 40, height: 40))
+        translucent.backgroundColor = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
+        main.addSubview(translucent)
+        r.render()  // buffer A, age 0: whole screen
+        box.center = Point(x: 100, y: 100)
+        r.render()  // buffer B, age 0: whole screen
+        var painted: [Region] = []
+        r.compositor.paintObserver = { painted.append($0) }
+        box.center = Point(x: 200, y: 100)
+        let frame = r.render()  // buffer A, age 2: the first move copied from B, the second painted
+        #expect(r.output.presented.map(\.age) == [0, 0, 2])
+        #expect(
+            painted == [Region(rects: [PixelRect(x: 95, y: 95, width: 10, height: 10), PixelRect(x: 195, y: 95, width: 10, height: 10)])])
+        // The frame is what a full composition gives.
+        painted.removeAll()
+        r.compositor.setNeedsFullRepaint(r.screen)
+        let full = r.render()  // buffer B, age 2, but the whole screen is painted: nothing is copied first
+        #expect(painted == [Region(PixelRect(x: 0, y: 0, width: 320, height: 240))])
+        #expect(full !== frame && samePixels(frame, full))
+    }
+
     @Test func atMostOneFrameInFlight() {
         let r = RenderBed()
         r.output.flipsImmediately = false

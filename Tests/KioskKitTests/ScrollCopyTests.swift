@@ -62,7 +62,7 @@ struct ScrollCopyTests {
         return (frames, painted)
     }
 
-    @Test(arguments: [(true, 1, Rotation.normal), (false, 2, Rotation.normal), (false, 3, Rotation.rotated90)])
+    @Test(arguments: [(true, 1, Rotation.normal), (true, 2, Rotation.normal), (false, 2, Rotation.normal), (false, 3, Rotation.rotated90)])
     func everyFrameIsTheFullComposition(cachedMemory: Bool, buffers: Int, rotation: Rotation) {
         let copied = session(copies: true, cachedMemory: cachedMemory, buffers: buffers, rotation: rotation)
         let painted = session(copies: false, cachedMemory: cachedMemory, buffers: buffers, rotation: rotation)

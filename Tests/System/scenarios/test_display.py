@@ -46,17 +46,22 @@ def check_configured_mode_is_applied_atomic(guest):
     shown = image.load(guest.screendump(0, Path(guest.job_dir) / "atomic.png"))
     result = stop(process)
     expect("atomic modesetting" in result.stderr, result.stderr)
+    # virtio-gpu's dumb buffers are guest RAM: the driver asks for no shadow, and frames are composed in them.
+    expect("frames composed in the scanout buffers (shadow-buffer = auto; the driver does not prefer a shadow)"
+           in result.stderr, result.stderr)
     same_pixels(shown, reference([("Virtual-1", mode)])["Virtual-1"])
 
 
 def check_legacy_path(guest):
+    # With the other way of composing too: in a shadow in RAM, copied into the scanout buffer.
     v1 = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
     mode = mode_spelling(v1, 800, 600)
-    process, trace = run_kiosk(guest, "--backend drm --mode Virtual-1=800x600", env={"KIOSK_NO_ATOMIC": "1"})
+    process, trace = run_kiosk(guest, "--backend drm --mode Virtual-1=800x600", env={"KIOSK_NO_ATOMIC": "1", "KIOSK_SHADOW_BUFFER": "always"})
     wait_for_frames(trace, ["Virtual-1"])
     shown = image.load(guest.screendump(0, Path(guest.job_dir) / "legacy.png"))
     result = stop(process)
     expect("legacy modesetting" in result.stderr, result.stderr)
+    expect("frames composed in a shadow (shadow-buffer = always;" in result.stderr, result.stderr)
     same_pixels(shown, reference([("Virtual-1", mode)])["Virtual-1"])
 
 
