@@ -3,7 +3,7 @@
 # Kiosk/README.md, "Deploying on a board", walks through a whole installation.
 
 SWIFT ?= swift
-SWIFT_BUILD_FLAGS ?= --static-swift-stdlib
+SWIFT_BUILD_FLAGS ?= $(shell scripts/release-flags)
 INSTALL_FLAGS ?=
 # Where the swift.org toolchain is usually unpacked, for shells (sudo) that do not have it on PATH.
 export PATH := $(PATH):/opt/swift/usr/bin
