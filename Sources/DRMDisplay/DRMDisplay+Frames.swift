@@ -39,15 +39,15 @@ extension DRMDisplay {
             return
         }
         output.flipPending = true
-        let timeout = DispatchWorkItem { [weak self, weak output] in
-            MainActor.assumeIsolated {
-                guard let self, let output, output.flipPending else { return }
-                self.log.error("\(output.name): page flip on \(output.crtc) did not complete within \(self.flipTimeout) s; recovering")
-                self.completeFlip(output)
-            }
+        // A timer of the application's clock (a dispatch timer source), which the flip's completion really
+        // removes: a cancelled `asyncAfter` still woke the idle kiosk (and dispatch's manager thread) a
+        // second after each frame.
+        let clock = application.clock
+        output.flipTimeout = clock.schedule(at: clock.now + flipTimeout) { [weak self, weak output] in
+            guard let self, let output, output.flipPending else { return }
+            self.log.error("\(output.name): page flip on \(output.crtc) did not complete within \(self.flipTimeout) s; recovering")
+            self.completeFlip(output)
         }
-        output.flipTimeout = timeout
-        DispatchQueue.main.asyncAfter(deadline: .now() + flipTimeout, execute: timeout)
     }
 
     func readEvents() {
@@ -90,7 +90,7 @@ final class Output {
     /// The buffer waiting for its flip.
     var pending: Int?
     var flipPending = false
-    var flipTimeout: DispatchWorkItem?
+    var flipTimeout: FrameTimer?
     /// Frames presented on this output; `lastPresented[i]` is the number of the frame buffer i holds (0: none).
     var frameNumber = 0
     var lastPresented = [0, 0]

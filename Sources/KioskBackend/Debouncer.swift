@@ -1,5 +1,6 @@
 import Dispatch
 import Geometry
+import KioskKit
 
 /// Runs its action once things have been quiet for `delay`: every `signal()` restarts the wait, so a burst
 /// of events (a flapping HDMI link, a TV's power cycle) is acted on once, in its final state.
@@ -31,10 +32,12 @@ public final class Debouncer {
 
     public var isPending: Bool { cancelPending != nil }
 
-    /// `DispatchQueue.main.asyncAfter`, cancelled through its work item.
+    /// A timer on the main queue (`MonotonicClock`'s dispatch timer source), which cancelling really removes:
+    /// a cancelled `asyncAfter` work item still wakes the process at its deadline, once for every motion
+    /// that restarted the cursor's wait.
     public static func onMainQueue(_ delay: TimeInterval, _ work: @escaping @MainActor () -> Void) -> (@MainActor () -> Void) {
-        let item = DispatchWorkItem { MainActor.assumeIsolated { work() } }
-        DispatchQueue.main.asyncAfter(deadline: .now() + delay, execute: item)
-        return { item.cancel() }
+        let clock = MonotonicClock()
+        let timer = clock.schedule(at: clock.now + delay, work)
+        return { timer.cancel() }
     }
 }

@@ -94,6 +94,13 @@ def check_a_tap_animates_the_button_one_frame_per_refresh(guest):
                    "the press and the release animations", 30, lambda: f"{events()[-5:]}")
         wait_until(lambda: [e for e in events("touch") if e.get("view") == "tap-button" and e["phase"] == "ended"],
                    "the tap delivered", 10)
+        # The frames' page flips leave nothing behind: each armed a timeout for its flip, which a cancelled
+        # asyncAfter turned into a wake-up of the main thread and of dispatch's manager thread a second later.
+        wait_until(lambda: animations_in_flight(events()) == 0, "the release's last frame", 30)
+        avoid_the_minute(guest, 4)
+        frames = len(events("frame"))
+        cpu = state["sampler"].idle_cpu(state["process"].pid, seconds=3)
+        expect(len(events("frame")) == frames and cpu.idle, f"not idle over the 3 s after the last frame:\n{cpu}")
     lines, begins, ends = animation_lines("tap-button")
     expect([lines[i]["properties"] for i in begins] == [["tap-button.transform"]] * 2, [lines[i] for i in begins])
     expect(all(lines[i]["finished"] for i in ends), [lines[i] for i in ends])
