@@ -101,8 +101,14 @@ const struct kiosk_lazy_pangocairo *kiosk_lazy_pangocairo_load(char *error, size
 /// fontconfig, which pango links: loaded on its own so that its start can run beside pango's load.
 #define KIOSK_LAZY_FONTCONFIG_SONAME "libfontconfig.so.1"
 
-/// Loads fontconfig and has it read its configuration and caches (`FcInit`), the longest part of text's
-/// start, on a thread of its own while pango and cairo load on another: 0, or -1 with the reason in `error`.
+/// Loads fontconfig and finds `FcInit` (dlopen and dlsym, which hold the dynamic loader's lock): 0, or -1
+/// with the reason in `error`. Call it before another thread starts loading pango: a dlsym waits for
+/// every dlopen under way, so done after, fontconfig's start waited for all of pango's 35 libraries.
+int kiosk_lazy_fontconfig_load(char *error, size_t size);
+
+/// Has fontconfig read its configuration and caches (`FcInit`), the longest part of text's start, on a
+/// thread of its own while pango and cairo load on another; loads fontconfig first if
+/// `kiosk_lazy_fontconfig_load` has not (on the same thread): 0, or -1 with the reason in `error`.
 int kiosk_lazy_fontconfig_init(char *error, size_t size);
 
 #endif
