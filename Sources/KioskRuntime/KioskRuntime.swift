@@ -61,6 +61,10 @@ public final class KioskRuntime {
     private var observations: [NotificationObservation] = []
     private let log = Logger(label: "kiosk.runtime")
 
+    /// Whether input was asked for at start (`requestInput`), and the latest time it starts at.
+    private var inputRequested = false
+    private var inputDeadline: FrameTimer?
+
     /// Text's start-up work, started before the configuration was read when `main` made it.
     private let fonts: FontPreparation?
 
@@ -110,14 +114,26 @@ public final class KioskRuntime {
             self.trace?.recordFrame(
                 on: screen, number: compositor.framesComposed(on: screen), flip: vblank ?? application.clock.now,
                 vblankKnown: vblank != nil)
-            guard self.timeline.milliseconds(.firstFlip) == nil else { return }
-            self.reached(.firstFlip)
-            // The first frame is on the display: now the input devices, which it did not need. Their set-up
-            // holds the main thread (0.3 to 0.5 s on the software-emulated test bed, more under load), which
-            // a launch animation then mostly falls into. Waiting for the launch's animations first
-            // (`Application.whenAnimationsEnd`) was tried: under load on the bed the end state's frame then
-            // did not always reach the display before the set-up ran, a race not yet found; so input first.
-            if display.drivesDisplays { DispatchQueue.main.async { MainActor.assumeIsolated { self.startInput() } } }
+            let isFirstFlip = self.timeline.milliseconds(.firstFlip) == nil
+            if isFirstFlip { self.reached(.firstFlip) }
+            guard display.drivesDisplays, !self.inputRequested else { return }
+            if isFirstFlip {
+                // The first frame is on the display: input, which it did not need, comes once the launch's
+                // animations are on it too (InputStartPolicy), or a second later whatever animates.
+                let clock = application.clock
+                self.inputDeadline = clock.schedule(at: clock.now + InputStartPolicy.latestDelay) { [weak self] in
+                    self?.requestInput()
+                }
+            }
+            let others = application.connectedScreens.filter { $0 !== screen }.map {
+                InputStartPolicy.ScreenState(needsFrame: compositor.needsFrame(on: $0), frameInFlight: compositor.isFrameInFlight(on: $0))
+            }
+            if InputStartPolicy.hasSettled(
+                isAnimating: application.isAnimating, landedNeedsFrame: compositor.needsFrame(on: screen), others: others)
+            {
+                // On the next turn: this one is still delivering the frame's flip.
+                DispatchQueue.main.async { MainActor.assumeIsolated { self.requestInput() } }
+            }
         }
         observeScreens()
         application.preferredMainScreenName = configuration.primary
@@ -144,7 +160,7 @@ public final class KioskRuntime {
         // Input comes with real displays only (the headless backend runs on development machines, where
         // opening a seat as root would take over the console), after the first frame is on the display;
         // with no display connected there is no first frame to wait for.
-        if display.drivesDisplays && application.connectedScreens.isEmpty { startInput() }
+        if display.drivesDisplays && application.connectedScreens.isEmpty { requestInput() }
         service.start()
         if application.connectedScreens.isEmpty { service.ready(status: statusLine()) }
         if let seconds = configuration.exitAfter {
@@ -181,6 +197,15 @@ public final class KioskRuntime {
             }
         }
         throw .backendUnavailable(wanted, reason: skipped.isEmpty ? "not a backend of this program" : skipped.joined(separator: "; "))
+    }
+
+    /// Starts input once (the launch settled, or its deadline came).
+    private func requestInput() {
+        guard !inputRequested else { return }
+        inputRequested = true
+        inputDeadline?.cancel()
+        inputDeadline = nil
+        startInput()
     }
 
     private func startInput() {
