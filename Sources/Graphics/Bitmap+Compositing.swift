@@ -105,6 +105,28 @@ extension Bitmap {
         }
     }
 
+    /// Multiplies every component inside `region` by `opacity`'s 8-bit mask alpha `m`, as compositing
+    /// through a mask of `opacity` does (`(c * m + 128) * 257 >> 16`): black at alpha `255 - m` OVER the
+    /// pixels, pixman's solid OVER (`over_n_8888`, a fast path). Copying opaque content and darkening it
+    /// gives, pixel for pixel, what a black fill and that content OVER it through the mask give.
+    /// Calls `pixman_image_fill_boxes`.
+    public func darken(by opacity: Double, in region: Region) {
+        let m = Self.maskAlpha(opacity) >> 8
+        if m == 0xFF { return }
+        if m == 0 { return fill(.black, operation: .source, in: region) }
+        let clipped = region.intersection(bounds)
+        if clipped.isEmpty { return }
+        // 257 × (255 - m) in 16 bits is 255 - m in pixman's 8 (it keeps the top byte).
+        var black = pixman_color_t(red: 0, green: 0, blue: 0, alpha: (0xFF - m) * 257)
+        beginDirectAccess()
+        defer { endDirectWrite() }
+        clipped.withUnsafeRegion { region in
+            var count: Int32 = 0
+            let boxes = pixman_region32_rectangles(region, &count)
+            pixmanRequire(pixman_image_fill_boxes(PIXMAN_OP_OVER, image, &black, count, boxes), "pixman_image_fill_boxes")
+        }
+    }
+
     /// Fills `rect` (clipped to the bitmap) with `color`; see `fill(_:operation:in:)` for a region.
     public func fill(_ color: Color, operation: CompositeOperation = .source, in rect: PixelRect) {
         fill(color, operation: operation, in: Region(rect))

@@ -611,7 +611,12 @@ public final class Compositor: WindowChangeObserver {
     }
 
     /// Paints `damage` of the shadow: front to back to find what opaque layers hide, then back to front.
-    /// Opaque content at the layer's alpha over black: SRC with the alpha as mask.
+    /// Opaque content at the layer's alpha over black, without a black fill first: a colour is filled
+    /// faded; a bitmap is copied as it is and darkened by the alpha (`Bitmap.darken`: black at the
+    /// complementary alpha OVER it). Both are pixman fast paths (a blit, then `over_n_8888`), and the
+    /// result is pixel for pixel the black fill and the bitmap OVER it through a mask of the alpha.
+    /// (SRC through the mask, one pass, has no fast path: 81 M instructions a 1920x1080 cross-fade frame
+    /// against 46.6 M for the fill and OVER.)
     private func paintFaded(_ layer: Layer, into shadow: Bitmap, region: Region) {
         let placement = layer.placement
         switch layer.content {
@@ -620,7 +625,14 @@ public final class Compositor: WindowChangeObserver {
         case .fill(let color):
             shadow.fill(color.withAlphaComponent(color.alpha * placement.alpha), operation: .source, in: region)
         case .bitmap(let bitmap):
-            shadow.composite(bitmap, operation: .source, destination: placement.rect, opacity: placement.alpha, clip: region)
+            // Where the bitmap has pixels; black where it has none (as a fill would have left it).
+            let copied = region.intersection(
+                placement.rect.intersection(
+                    PixelRect(x: placement.rect.x, y: placement.rect.y, width: Int32(bitmap.width), height: Int32(bitmap.height))))
+            shadow.composite(bitmap, operation: .source, destination: placement.rect, clip: copied)
+            shadow.darken(by: placement.alpha, in: copied)
+            let rest = region.subtracting(copied)
+            if !rest.isEmpty { shadow.fill(.black, operation: .source, in: rest) }
         }
     }
 
@@ -641,9 +653,8 @@ public final class Compositor: WindowChangeObserver {
             }
         }
         // The screen behind every window is black. Where the first thing painted is opaque content faded
-        // by its alpha (a window fading in or out), that content written with SRC and its alpha as the mask
-        // is exactly it over black: those parts need no black fill first (a cross-fade is then two
-        // composites, as raw pixman would do it).
+        // by its alpha (a window fading in or out), it is painted faded over black without a black fill
+        // first (`paintFaded`).
         var untouched = isOpaqueCullingEnabled ? damage.subtracting(covered) : damage
         var black = Region()
         var overBlack = [Region?](repeating: nil, count: layers.count)

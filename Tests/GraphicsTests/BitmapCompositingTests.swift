@@ -48,6 +48,27 @@ import Testing
         #expect(destination.allPixels == expected)
     }
 
+    /// Opaque content copied and darkened is, for every 8-bit mask alpha, exactly a black fill and the
+    /// content OVER it through the mask (what the compositor paints for a window fading over black).
+    @Test func copyAndDarkenEqualsBlackFillAndOverThroughTheMask() {
+        var generator = SeededGenerator(seed: 11)
+        let source = Bitmap(width: 64, height: 64)
+        source.setPixels { _, _ in 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &generator) }
+        let opacities = (0...255).map { Double($0) / 255 } + [0.001, 0.3333, 0.5, 0.70001, 0.999]
+        for opacity in opacities {
+            let reference = Bitmap(width: 64, height: 64, format: .xrgb8888)
+            reference.fill(.white, in: reference.bounds)
+            reference.fill(.black, operation: .source, in: Region(reference.bounds))
+            reference.composite(source, destination: reference.bounds, opacity: opacity)
+            let darkened = Bitmap(width: 64, height: 64, format: .xrgb8888)
+            darkened.fill(.white, in: darkened.bounds)
+            darkened.composite(source, operation: .source, destination: darkened.bounds)
+            darkened.darken(by: opacity, in: Region(darkened.bounds))
+            let rgb = { (pixels: [UInt32]) in pixels.map { $0 & 0xFF_FFFF } }
+            #expect(rgb(darkened.allPixels) == rgb(reference.allPixels), "opacity \(opacity)")
+        }
+    }
+
     @Test func sourceCopiesExactly() {
         let (source, destination) = Self.randomPair(seed: 3)
         destination.composite(source, operation: .source, destination: destination.bounds)
