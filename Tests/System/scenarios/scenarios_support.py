@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from kioskvm import image
+from kioskvm.measure import avoid_the_minute  # noqa: F401 (the scenarios import it from here)
 from kioskvm.scenario import expect
 
 REPO = Path(__file__).resolve().parents[3]
@@ -44,14 +45,6 @@ def run_kiosk(guest, args, env=None):
     trace = Path(guest.job_dir) / f"trace-{time.monotonic_ns()}.jsonl"
     cmd = f"exec {KIOSK} run {args} --trace {guest.guest_path(trace)}"
     return guest.spawn(cmd, env={**SEAT, **(env or {})}), trace
-
-
-def avoid_the_minute(guest, seconds):
-    """Waits, if need be, so that the next `seconds` hold no turn of the guest's wall-clock minute: the
-    demo's status-bar clock repaints (and wakes the kiosk) once a minute, on the minute."""
-    second = float(guest.run("date +%S.%N", timeout=30).check().stdout.strip())
-    if second + seconds + 1 > 60:
-        time.sleep(61 - second)
 
 
 def animations_in_flight(events):
