@@ -290,14 +290,20 @@ struct CompositorTests {
         #expect(rgb(frame, 200, 100) == 0xFFFFFF)
     }
 
-    @Test(arguments: [false, true])
-    func bufferAgeGrowsTheCopy(paintingInPlace: Bool) {
+    /// Two page-flipped buffers and a white window holding a red 10x10 box at the origin.
+    private func flippedBuffersWithABox(paintingInPlace: Bool) -> (RenderBed, Window, View) {
         let r = RenderBed(buffers: 2, cachedMemory: paintingInPlace)
         let main = r.bed.window("main")
         main.backgroundColor = .white
         let box = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
         box.backgroundColor = .red
         main.addSubview(box)
+        return (r, main, box)
+    }
+
+    @Test(arguments: [false, true])
+    func bufferAgeGrowsTheCopy(paintingInPlace: Bool) {
+        let (r, _, box) = flippedBuffersWithABox(paintingInPlace: paintingInPlace)
         r.render()  // buffer A, age 0: whole screen
         r.render()  // nothing changed: no frame
         box.center = Point(x: 100, y: 100)
@@ -320,12 +326,7 @@ struct CompositorTests {
     /// Painting in place into page-flipped buffers: what the older buffer missed is copied from the buffer
     /// of the last frame, and only this frame's damage is composited.
     @Test func inPlaceBuffersCopyWhatTheyMissedFromTheLastFrame() {
-        let r = RenderBed(buffers: 2, cachedMemory: true)
-        let main = r.bed.window("main")
-        main.backgroundColor = .white
-        let box = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
-        box.backgroundColor = .red
-        main.addSubview(box)
+        let (r, main, box) = flippedBuffersWithABox(paintingInPlace: true)
         let translucent = View(frame: Rect(x: 50, y: 150, width: 40, height: 40))
         translucent.backgroundColor = Color(red: 0, green: 0, blue: 1, alpha: 0.5)
         main.addSubview(translucent)
