@@ -49,7 +49,11 @@ extension DRMDisplay {
                 throw error
             }
         }
-        outputs[id]?.release()
+        if let old = outputs[id] {
+            // The compositor forgets the buffer it last painted into before that memory is unmapped.
+            forgetBuffers(of: old)
+            old.release()
+        }
         outputs[id] = output
         log.info("\(connector.name): lit \(DisplayMode(mode)) on \(crtc)\(modeIndex == nil ? " (kept the current mode)" : "")")
     }
@@ -74,8 +78,16 @@ extension DRMDisplay {
             log.warning("\(output.name): turning off \(output.crtc) failed: \(error)")
         }
         if let blob = output.modeBlob { device.destroyBlob(blob) }
+        forgetBuffers(of: output)
         output.release()
         log.info("\(output.name): off, \(output.crtc) released")
+    }
+
+    /// Tells the compositor that the buffers of `output`'s screen go (it repaints in full and never reads
+    /// the old ones again).
+    private func forgetBuffers(of output: Output) {
+        guard let screen = madeScreens.first(where: { $0.name == output.name }) else { return }
+        compositor?.setNeedsFullRepaint(screen)
     }
 
     /// App code set `screen.currentMode`: modeset that output with the matching mode on its CRTC.

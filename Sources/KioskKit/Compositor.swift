@@ -211,10 +211,13 @@ public final class Compositor: WindowChangeObserver {
         }
     }
 
-    /// Repaints the whole of `screen` on the next frame.
+    /// Repaints the whole of `screen` on the next frame. The buffer the last frame was painted into is
+    /// forgotten (`scanoutImage` is nil until the next frame): the backends ask for this when they change
+    /// a screen's buffers (a new mode, a resumed session), and DRM's are unmapped when they go.
     public func setNeedsFullRepaint(_ screen: Screen) {
         let state = state(for: screen)
         state.fullRepaint = true
+        state.inPlaceBuffer = nil
         scheduleFrame(for: screen)
     }
 

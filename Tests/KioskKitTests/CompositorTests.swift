@@ -348,6 +348,24 @@ struct CompositorTests {
         #expect(full !== frame && samePixels(frame, full))
     }
 
+    /// A backend that changes a screen's buffers asks for a full repaint: the buffer the last frame was
+    /// painted into is never read again (DRM unmaps it), and no screenshot is made of it meanwhile.
+    @Test func aFullRepaintForgetsTheBufferOfTheLastFrame() {
+        let (r, _, box) = flippedBuffersWithABox(paintingInPlace: true)
+        r.render()
+        box.center = Point(x: 100, y: 100)
+        r.render()
+        #expect(r.compositor.scanoutImage(of: r.screen) != nil)
+        r.compositor.setNeedsFullRepaint(r.screen)
+        #expect(r.compositor.scanoutImage(of: r.screen) == nil)
+        var painted: [Region] = []
+        r.compositor.paintObserver = { painted.append($0) }
+        let frame = r.render()  // buffer A, age 2: painted whole, nothing copied from B
+        #expect(r.output.presented.last?.age == 2 && painted == [Region(PixelRect(x: 0, y: 0, width: 320, height: 240))])
+        #expect(rgb(frame, 100, 100) == 0xFF0000 && rgb(frame, 5, 5) == 0xFFFFFF)
+        #expect(r.compositor.scanoutImage(of: r.screen) != nil)
+    }
+
     @Test func atMostOneFrameInFlight() {
         let r = RenderBed()
         r.output.flipsImmediately = false
