@@ -51,7 +51,7 @@ extension DRMDisplay {
         }
         if let old = outputs[id] {
             // The compositor forgets the buffer it last painted into before that memory is unmapped.
-            forgetBuffers(of: old)
+            setNeedsFullRepaint(of: old)
             old.release()
         }
         outputs[id] = output
@@ -78,16 +78,9 @@ extension DRMDisplay {
             log.warning("\(output.name): turning off \(output.crtc) failed: \(error)")
         }
         if let blob = output.modeBlob { device.destroyBlob(blob) }
-        forgetBuffers(of: output)
+        setNeedsFullRepaint(of: output)
         output.release()
         log.info("\(output.name): off, \(output.crtc) released")
-    }
-
-    /// Tells the compositor that the buffers of `output`'s screen go (it repaints in full and never reads
-    /// the old ones again).
-    private func forgetBuffers(of output: Output) {
-        guard let screen = madeScreens.first(where: { $0.name == output.name }) else { return }
-        compositor?.setNeedsFullRepaint(screen)
     }
 
     /// App code set `screen.currentMode`: modeset that output with the matching mode on its CRTC.

@@ -40,7 +40,7 @@ public final class DRMDisplay: DisplayBackend {
     private let session: (any DeviceSession)?
     private let seatDevice: OpenedDevice?
     /// Screens in the order they were made (the kernel's connector order), one per connector name.
-    private(set) var madeScreens: [Screen] = []
+    private var madeScreens: [Screen] = []
     var outputs: [DRMConnectorID: Output] = [:]
     /// The connectors as last read.
     var probed: [DRMConnectorID: DRMConnector] = [:]
@@ -362,9 +362,16 @@ public final class DRMDisplay: DisplayBackend {
             } catch {
                 log.error("\(output.name): re-modeset after resume failed: \(error)")
             }
-            if let screen = madeScreens.first(where: { $0.name == output.name }) { compositor?.setNeedsFullRepaint(screen) }
+            setNeedsFullRepaint(of: output)
         }
         log.info("\(cardName): resumed")
+    }
+
+    /// Has the compositor repaint `output`'s screen whole, and forget the buffer it last painted into
+    /// (called too before that output's buffers are unmapped: a new mode, an output turned off).
+    func setNeedsFullRepaint(of output: Output) {
+        guard let screen = madeScreens.first(where: { $0.name == output.name }) else { return }
+        compositor?.setNeedsFullRepaint(screen)
     }
 
     // MARK: Shutdown

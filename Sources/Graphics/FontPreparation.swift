@@ -32,12 +32,11 @@ public final class FontPreparation: Sendable {
         let fontconfigLoaded = DispatchSemaphore(value: 0)
         let fontconfig = Worker { () -> Result<Void, LazyLinkError> in
             do throws(LazyLinkError) {
-                defer { fontconfigLoaded.signal() }
-                try LazyLinkError.check(soname: KIOSK_LAZY_FONTCONFIG_SONAME) { kiosk_lazy_fontconfig_load($0, $1) == 0 }
-            } catch {
-                return .failure(error)
-            }
-            do throws(LazyLinkError) {
+                do {
+                    // Pango's thread goes on whether or not fontconfig loaded (it then fails to load too).
+                    defer { fontconfigLoaded.signal() }
+                    try LazyLinkError.check(soname: KIOSK_LAZY_FONTCONFIG_SONAME) { kiosk_lazy_fontconfig_load($0, $1) == 0 }
+                }
                 try LazyLinkError.check(soname: KIOSK_LAZY_FONTCONFIG_SONAME) { kiosk_lazy_fontconfig_init($0, $1) == 0 }
                 return .success(())
             } catch {

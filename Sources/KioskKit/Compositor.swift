@@ -332,27 +332,25 @@ public final class Compositor: WindowChangeObserver {
         }
         let physicalRect = PixelRect(x: 0, y: 0, width: Int32(mode.width), height: Int32(mode.height))
         let physicalDamage = changed.transformed(by: screen.rotation, logicalSize: logical)
-        // What this buffer missed: this frame's damage and that of every frame since it was last drawn.
-        var bufferDamage = physicalDamage
-        if buffer.age == 0 || buffer.age - 1 > state.damageRing.count {
-            bufferDamage = Region(physicalRect)
-        } else {
-            for older in state.damageRing.prefix(buffer.age - 1) { bufferDamage.formUnion(older) }
+        // What this buffer missed: the damage of every frame since it was last drawn (nil: it is new or
+        // older than the ring remembers), then this frame's.
+        var missed: Region? = nil
+        if buffer.age > 0, buffer.age - 1 <= state.damageRing.count {
+            missed = state.damageRing.prefix(buffer.age - 1).reduce(into: Region()) { $0.formUnion($1) }
         }
+        let bufferDamage = missed.map { physicalDamage.union($0) } ?? Region(physicalRect)
         if output.buffersAreCachedMemory && screen.rotation == .normal {
             // Paint in place: no shadow (what the benchmark's full frame is measured against).
             state.shadow = nil
             let last = state.inPlaceBuffer
             state.inPlaceBuffer = buffer.bitmap
             var holdsLastFrame = buffer.age == 1
-            if buffer.age > 1, buffer.age - 1 <= state.damageRing.count, !damage.contains(screenRect), let last,
-                last !== buffer.bitmap, last.width == buffer.bitmap.width, last.height == buffer.bitmap.height
+            if buffer.age > 1, let missed, !damage.contains(screenRect), let last, last !== buffer.bitmap,
+                last.width == buffer.bitmap.width, last.height == buffer.bitmap.height
             {
                 // A buffer of a page-flipped pair missed the frames since it was drawn, and the buffer of the
                 // last frame holds them: their pixels are copied from it (cheaper than compositing them
                 // again), and this buffer then holds the last frame, as a single buffer would.
-                var missed = Region()
-                for older in state.damageRing.prefix(buffer.age - 1) { missed.formUnion(older) }
                 buffer.bitmap.copy(from: last, rotation: .normal, region: missed)
                 holdsLastFrame = true
             }

@@ -6,26 +6,21 @@ import Geometry
 /// frame that shows the end of the launch's animations (the demo's alert fades in), so that the set-up
 /// does not stall them. An app that animates from its start on (a spinner) gets its input at
 /// `latestDelay` after the first frame at the latest.
-public enum InputStartPolicy {
+enum InputStartPolicy {
     /// How long after the first frame is on the display input starts whatever still animates.
-    public static let latestDelay: TimeInterval = 1.0
+    static let latestDelay: TimeInterval = 1.0
 
     /// A connected screen as a frame lands: whether it has changes not yet composed, and whether a frame
     /// of it is still in flight.
-    public struct ScreenState: Equatable, Sendable {
-        public var needsFrame: Bool
-        public var frameInFlight: Bool
-
-        public init(needsFrame: Bool, frameInFlight: Bool) {
-            self.needsFrame = needsFrame
-            self.frameInFlight = frameInFlight
-        }
+    struct ScreenState: Equatable, Sendable {
+        var needsFrame: Bool
+        var frameInFlight: Bool
     }
 
     /// Whether the screens have settled as a frame lands: no view animation in flight, and every screen's
     /// last frame composed and on the display. `others` are the connected screens but the one whose
     /// frame just landed (`landedNeedsFrame`: whether that one already has changes for another frame).
-    public static func hasSettled(isAnimating: Bool, landedNeedsFrame: Bool, others: [ScreenState]) -> Bool {
+    static func hasSettled(isAnimating: Bool, landedNeedsFrame: Bool, others: [ScreenState]) -> Bool {
         !isAnimating && !landedNeedsFrame && others.allSatisfy { !$0.needsFrame && !$0.frameInFlight }
     }
 }

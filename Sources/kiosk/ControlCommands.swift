@@ -204,6 +204,11 @@ extension KioskCommand {
 enum ScreenshotFile {
     struct Problem: Error {
         let message: String
+
+        /// What the last failed call says (`errno`), for `path`.
+        static func cannotWrite(_ path: String) -> Problem {
+            Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     static func existsMessage(_ path: String) -> String { "\(path) exists; not replacing it (give --overwrite to replace it)" }
@@ -230,7 +235,7 @@ enum ScreenshotFile {
         let fd = open(path, O_WRONLY | O_CREAT | (overwrite ? 0 : O_EXCL) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             if errno == EEXIST { throw Problem(message: existsMessage(path)) }
-            throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw Problem.cannotWrite(path)
         }
         defer { close(fd) }
         var status = stat()
@@ -238,12 +243,12 @@ enum ScreenshotFile {
             throw Problem(message: "\(path) is \(fileKind(status.st_mode)), not a regular file; not writing it")
         }
         do throws(Problem) {
-            if overwrite, ftruncate(fd, 0) != 0 { throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            if overwrite, ftruncate(fd, 0) != 0 { throw Problem.cannotWrite(path) }
             var written = 0
             while written < bytes.count {
                 let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw Problem(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+                guard count > 0 else { throw Problem.cannotWrite(path) }
                 written += count
             }
         } catch {
