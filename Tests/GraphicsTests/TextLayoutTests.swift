@@ -1,4 +1,5 @@
 import CLazyPangoCairo
+import Glibc
 import Testing
 
 @testable import Graphics
@@ -185,5 +186,79 @@ import Testing
 
     @Test func anUnfinishedPreparationIsWaitedFor() {
         _ = FontPreparation()
+    }
+
+    /// Text's start loads the system's font configuration as `FcInit` does, without the template folder
+    /// (conf.avail) `FcInit` also parses only to list it (fontconfig then knows those files as disabled).
+    /// In a process of its own: the configuration is process-wide.
+    @Test func fontconfigLoadsTheSystemConfigurationWithoutTheTemplates() async {
+        await #expect(processExitsWith: .success) {
+            var error = [CChar](repeating: 0, count: 256)
+            guard kiosk_lazy_fontconfig_init(&error, error.count) == 0 else { exit(1) }
+            let files = FontconfigFiles.ofTheCurrentConfiguration()
+            exit(files.used > 0 && files.onlyListed == 0 ? 0 : 2)
+        }
+    }
+
+    /// What the test above would see after `FcInit`: here the templates are parsed (so that test can fail).
+    @Test func fcInitAlsoParsesTheTemplates() async {
+        await #expect(processExitsWith: .success) {
+            let fcInit = unsafeBitCast(FontconfigFiles.function("FcInit"), to: (@convention(c) () -> Int32).self)
+            guard fcInit() != 0 else { exit(1) }
+            let files = FontconfigFiles.ofTheCurrentConfiguration()
+            exit(files.used > 0 && files.onlyListed > 0 ? 0 : 2)
+        }
+    }
+
+    /// A configuration file that cannot be read leaves text to fontconfig's own fallback configuration:
+    /// text still lays out.
+    @Test func anUnreadableConfigurationFallsBackToFontconfigsOwn() async {
+        await #expect(processExitsWith: .success) {
+            setenv("FONTCONFIG_FILE", "/nonexistent/kiosk-fonts.conf", 1)
+            let preparation = FontPreparation()
+            do { try preparation.finish() } catch { exit(1) }
+            let layout = TextLayout(text: "Ready", font: .system(size: 17))
+            exit(layout.size.width > 0 && layout.unknownGlyphCount == 0 ? 0 : 2)
+        }
+    }
+}
+
+/// The configuration files fontconfig's current configuration knows (`FcConfigFileInfoIter`, as
+/// fc-conflist lists them): those it uses, and those only parsed for the list.
+private struct FontconfigFiles {
+    var used = 0
+    var onlyListed = 0
+
+    static func function(_ name: String) -> UnsafeMutableRawPointer {
+        let library = dlopen("libfontconfig.so.1", RTLD_NOW)!
+        return dlsym(library, name)!
+    }
+
+    static func ofTheCurrentConfiguration() -> FontconfigFiles {
+        typealias Iterate = @convention(c) (OpaquePointer?, UnsafeMutableRawPointer) -> Int32
+        typealias Get =
+            @convention(c) (
+                OpaquePointer?, UnsafeMutableRawPointer, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int32>
+            ) -> Int32
+        let start = unsafeBitCast(function("FcConfigFileInfoIterInit"), to: Iterate.self)
+        let next = unsafeBitCast(function("FcConfigFileInfoIterNext"), to: Iterate.self)
+        let get = unsafeBitCast(function("FcConfigFileInfoIterGet"), to: Get.self)
+        // FcConfigFileInfoIter: three pointers.
+        let iterator = UnsafeMutableRawPointer.allocate(byteCount: 3 * MemoryLayout<UnsafeRawPointer>.size, alignment: 8)
+        defer { iterator.deallocate() }
+        var files = FontconfigFiles()
+        _ = start(nil, iterator)
+        repeat {
+            var name: UnsafeMutablePointer<UInt8>?
+            var description: UnsafeMutablePointer<UInt8>?
+            var enabled: Int32 = 0
+            if get(nil, iterator, &name, &description, &enabled) != 0 {
+                if enabled != 0 { files.used += 1 } else { files.onlyListed += 1 }
+                free(name)
+                free(description)
+            }
+        } while next(nil, iterator) != 0
+        return files
     }
 }

@@ -101,14 +101,18 @@ const struct kiosk_lazy_pangocairo *kiosk_lazy_pangocairo_load(char *error, size
 /// fontconfig, which pango links: loaded on its own so that its start can run beside pango's load.
 #define KIOSK_LAZY_FONTCONFIG_SONAME "libfontconfig.so.1"
 
-/// Loads fontconfig and finds `FcInit` (dlopen and dlsym, which hold the dynamic loader's lock): 0, or -1
-/// with the reason in `error`. Call it before another thread starts loading pango: a dlsym waits for
-/// every dlopen under way, so done after, fontconfig's start waited for all of pango's 35 libraries.
+/// Loads fontconfig and finds the functions its start calls (dlopen and dlsym, which hold the dynamic
+/// loader's lock): 0, or -1 with the reason in `error`. Call it before another thread starts loading pango:
+/// a dlsym waits for every dlopen under way, so done after, fontconfig's start waited for all of pango's
+/// 35 libraries.
 int kiosk_lazy_fontconfig_load(char *error, size_t size);
 
-/// Has fontconfig read its configuration and caches (`FcInit`), the longest part of text's start, on a
-/// thread of its own while pango and cairo load on another; loads fontconfig first if
-/// `kiosk_lazy_fontconfig_load` has not (on the same thread): 0, or -1 with the reason in `error`.
+/// Has fontconfig read the system's configuration and font caches and makes that its current
+/// configuration (what `FcInit` does, without parsing the template folder `FcInit` also reads for
+/// fc-conflist), the longest part of text's start, on a thread of its own while pango and cairo load on
+/// another. Falls back to `FcInit` (its fallback configuration, its warnings) when the system's cannot be
+/// loaded. Loads fontconfig first if `kiosk_lazy_fontconfig_load` has not (on the same thread): 0, or -1
+/// with the reason in `error`.
 int kiosk_lazy_fontconfig_init(char *error, size_t size);
 
 #endif
