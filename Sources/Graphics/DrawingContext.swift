@@ -7,50 +7,128 @@ import CLazyPangoCairo
 /// `cairo_status` and traps with the cairo text at the call that caused it: the errors a context can
 /// reach are programmer errors (an unbalanced `restore()`, a scale of 0) or out of memory.
 public final class DrawingContext {
-    /// The bitmap drawn into; kept alive by the context.
-    public let bitmap: Bitmap
-    /// `cairo_t *`
-    private let cr: OpaquePointer
+    /// The bitmap and its `cairo_t *`, once there is one.
+    private var target: (bitmap: Bitmap, cr: OpaquePointer)?
+    /// For a context that makes its bitmap on first drawing: how, and what it draws first.
+    private var deferred: (make: () -> Bitmap, prepare: (DrawingContext) -> Void)?
+    /// State changes made before the bitmap was made, replayed on it then.
+    private var pending: [StateChange] = []
+    /// `save()`s in `pending` not yet restored (an unbalanced `restore()` traps as cairo's would).
+    private var pendingDepth = 0
 
     /// Calls `cairo_create` on the bitmap's surface.
     public init(bitmap: Bitmap) {
-        self.bitmap = bitmap
-        cr = cairo_create(bitmap.surface)!
+        target = (bitmap, cairo_create(bitmap.surface)!)
         check("cairo_create")
     }
 
+    /// A context that makes its bitmap only when something is first drawn into it: `make` makes it, then
+    /// `prepare` draws what goes under everything else (a background), then the state changes made so
+    /// far (saves, transforms, clips) are applied to it. A view whose `draw(_:)` draws nothing then costs
+    /// no bitmap at all (`hasBitmap` says whether one was made): a window or a container view the size
+    /// of the screen would otherwise have allocated, cleared and filled a screen-sized bitmap only to
+    /// learn that.
+    public init(makingBitmapOnFirstDrawing make: @escaping () -> Bitmap, prepare: @escaping (DrawingContext) -> Void) {
+        deferred = (make, prepare)
+    }
+
     deinit {
-        cairo_destroy(cr)
+        if let target { cairo_destroy(target.cr) }
+    }
+
+    /// The bitmap drawn into (made now if it was deferred and nothing was drawn yet).
+    public var bitmap: Bitmap { target?.bitmap ?? makeBitmap().bitmap }
+
+    /// Whether the context has its bitmap: always, unless made with `init(makingBitmapOnFirstDrawing:prepare:)`
+    /// and nothing has been drawn into it yet.
+    public var hasBitmap: Bool { target != nil }
+
+    /// `cairo_t *`; makes the bitmap if it was deferred (every drawing call goes through here).
+    private var cr: OpaquePointer { target?.cr ?? makeBitmap().cr }
+
+    private enum StateChange {
+        case save, restore
+        case translate(x: Double, y: Double)
+        case scale(x: Double, y: Double)
+        case clip(Rect)
+        case clipRoundedRect(Rect, radius: Double)
+    }
+
+    private func makeBitmap() -> (bitmap: Bitmap, cr: OpaquePointer) {
+        guard let deferred else { preconditionFailure("DrawingContext: no bitmap and none to make") }
+        self.deferred = nil
+        let bitmap = deferred.make()
+        let made = (bitmap: bitmap, cr: cairo_create(bitmap.surface)!)
+        target = made
+        check("cairo_create")
+        deferred.prepare(self)
+        let changes = pending
+        pending = []
+        for change in changes {
+            switch change {
+            case .save: save()
+            case .restore: restore()
+            case .translate(let x, let y): translateBy(x: x, y: y)
+            case .scale(let x, let y): scaleBy(x: x, y: y)
+            case .clip(let rect): clip(to: rect)
+            case .clipRoundedRect(let rect, let radius): clip(toRoundedRect: rect, radius: radius)
+            }
+        }
+        return made
+    }
+
+    /// Keeps `change` for the bitmap to come, if there is none yet; false if there is one. Traps where
+    /// cairo would have put the context in error: an unbalanced restore, a transform that is not invertible.
+    private func deferring(_ change: StateChange) -> Bool {
+        guard target == nil else { return false }
+        switch change {
+        case .save: pendingDepth += 1
+        case .restore:
+            if pendingDepth == 0 { fatalError("cairo_restore: invalid restore") }
+            pendingDepth -= 1
+        case .translate(let x, let y):
+            if !x.isFinite || !y.isFinite { fatalError("cairo_translate: invalid matrix (not invertible)") }
+        case .scale(let x, let y):
+            if !(x * y != 0) || !x.isFinite || !y.isFinite { fatalError("cairo_scale: invalid matrix (not invertible)") }
+        case .clip, .clipRoundedRect: break
+        }
+        pending.append(change)
+        return true
     }
 
     // MARK: State
 
     /// Pushes the transform, clip and drawing state. Calls `cairo_save`.
     public func save() {
+        if deferring(.save) { return }
         cairo_save(cr)
         check("cairo_save")
     }
 
     /// Pops the state pushed by the matching `save()`; an unbalanced call traps. Calls `cairo_restore`.
     public func restore() {
+        if deferring(.restore) { return }
         cairo_restore(cr)
         check("cairo_restore")
     }
 
     /// Calls `cairo_translate`.
     public func translateBy(x: Double, y: Double) {
+        if deferring(.translate(x: x, y: y)) { return }
         cairo_translate(cr, x, y)
         check("cairo_translate")
     }
 
     /// A scale of 0 (or not finite) traps: cairo would invalidate the context. Calls `cairo_scale`.
     public func scaleBy(x: Double, y: Double) {
+        if deferring(.scale(x: x, y: y)) { return }
         cairo_scale(cr, x, y)
         check("cairo_scale")
     }
 
     /// Limits later drawing to `rect` (intersected with the current clip). Calls `cairo_clip`.
     public func clip(to rect: Rect) {
+        if deferring(.clip(rect)) { return }
         cairo_new_path(cr)
         addRect(rect)
         cairo_clip(cr)
@@ -59,6 +137,7 @@ public final class DrawingContext {
 
     /// Limits later drawing to a rounded rectangle (antialiased edges). Calls `cairo_clip`.
     public func clip(toRoundedRect rect: Rect, radius: Double) {
+        if deferring(.clipRoundedRect(rect, radius: radius)) { return }
         cairo_new_path(cr)
         addRoundedRect(rect, radius: radius)
         cairo_clip(cr)
@@ -140,7 +219,7 @@ public final class DrawingContext {
     /// transparent outside. Calls `cairo_set_source_surface` and `cairo_fill` (`cairo_paint_with_alpha`
     /// when `opacity < 1`).
     public func draw(_ image: Bitmap, in rect: Rect, opacity: Double = 1) {
-        precondition(image !== bitmap, "DrawingContext.draw: a bitmap cannot be drawn into itself")
+        precondition(image !== target?.bitmap, "DrawingContext.draw: a bitmap cannot be drawn into itself")
         let r = rect.standardized
         guard !r.isEmpty, image.width > 0, image.height > 0, opacity > 0 else { return }
         cairo_save(cr)
@@ -182,9 +261,10 @@ public final class DrawingContext {
         check("pango_cairo_show_layout")
     }
 
-    /// Finishes pending drawing so the pixels can be read. Calls `cairo_surface_flush`.
+    /// Finishes pending drawing so the pixels can be read (nothing to do without a bitmap yet). Calls
+    /// `cairo_surface_flush`.
     public func flush() {
-        cairo_surface_flush(bitmap.surface)
+        if let target { cairo_surface_flush(target.bitmap.surface) }
     }
 
     // MARK: Helpers

@@ -540,16 +540,6 @@ public final class Compositor: WindowChangeObserver {
         var layer = view.rendering
         defer { view.rendering = layer }
 
-        // Views that only have a background colour (no draw(_:), no border, square corners) need no
-        // bitmap: they are filled straight into the frame.
-        let plain = view.borderWidth <= 0 && view.cornerRadius <= 0
-        if plain && layer.drawsNothing {
-            layer.cache = nil
-            layer.content = view.shownBackgroundColor.map { $0.alpha > 0 ? .fill($0) : .none } ?? .none
-            layer.isValid = true
-            damage.formUnion(clipped(rect, to: clip))
-            return layer.content
-        }
         guard size.width > 0, size.height > 0 else {
             layer.cache = nil
             layer.content = .none
@@ -557,47 +547,66 @@ public final class Compositor: WindowChangeObserver {
             return .none
         }
         var redraw = dirty.isNull ? view.bounds : dirty
-        if layer.cache == nil || sizeChanged || !layer.isValid {
-            layer.cache = Bitmap(width: Int(size.width), height: Int(size.height), format: .argb32Premultiplied)
+        let fresh = layer.cache == nil || sizeChanged || !layer.isValid
+        if fresh {
+            layer.cache = nil
             redraw = view.bounds
         }
-        let cache = layer.cache!
         // Dirty rect in the cache's pixels (the cache's origin is the bounds' origin).
         let local = Rect(
             x: redraw.minX - view.bounds.minX, y: redraw.minY - view.bounds.minY,
             width: redraw.width, height: redraw.height
         ).integral
-        let context = DrawingContext(bitmap: cache)
-        context.clip(to: local)
-        context.clear(local)
         let full = Rect(x: 0, y: 0, width: view.bounds.width, height: view.bounds.height)
-        if let background = view.shownBackgroundColor, background.alpha > 0 {
-            if view.cornerRadius > 0 {
-                context.fillRoundedRect(full, radius: view.cornerRadius, color: background)
+        let background = view.shownBackgroundColor.flatMap { $0.alpha > 0 ? $0 : nil }
+        let cornerRadius = view.cornerRadius
+        let prepare = { (context: DrawingContext) in
+            context.clip(to: local)
+            if !fresh { context.clear(local) }  // a new bitmap is clear already
+            if let background {
+                if cornerRadius > 0 {
+                    context.fillRoundedRect(full, radius: cornerRadius, color: background)
+                } else {
+                    context.fill(full, color: background)
+                }
+            }
+        }
+        let context: DrawingContext
+        if let cache = layer.cache {
+            context = DrawingContext(bitmap: cache)
+            prepare(context)
+        } else {
+            let (width, height) = (Int(size.width), Int(size.height))
+            let make = { Bitmap(width: width, height: height, format: .argb32Premultiplied) }
+            if view.borderWidth <= 0 && cornerRadius <= 0 {
+                // The bitmap is made only if draw(_:) draws something: a view that only has a background
+                // colour (a window, a container the size of the screen) is filled straight into the frame.
+                context = DrawingContext(makingBitmapOnFirstDrawing: make, prepare: prepare)
             } else {
-                context.fill(full, color: background)
+                context = DrawingContext(bitmap: make())
+                prepare(context)
             }
         }
         context.save()
         context.translateBy(x: -view.bounds.minX, y: -view.bounds.minY)
-        view.reachedDefaultDraw = false
         let previous = DrawingContext.current
         DrawingContext.current = context
         view.draw(Rect(x: local.minX + view.bounds.minX, y: local.minY + view.bounds.minY, width: local.width, height: local.height))
         DrawingContext.current = previous
         context.restore()
         if view.borderWidth > 0 {
-            context.strokeRoundedRect(full, radius: view.cornerRadius, lineWidth: view.borderWidth, color: view.borderColor)
+            context.strokeRoundedRect(full, radius: cornerRadius, lineWidth: view.borderWidth, color: view.borderColor)
+        }
+        guard context.hasBitmap else {
+            layer.content = background.map { .fill($0) } ?? .none
+            layer.isValid = true
+            damage.formUnion(clipped(rect, to: clip))
+            return layer.content
         }
         context.flush()
-        layer.drawsNothing = view.reachedDefaultDraw
+        layer.cache = context.bitmap
         layer.isValid = true
-        layer.content = .bitmap(cache)
-        if plain && layer.drawsNothing {
-            // Learned that this view draws nothing itself: next time it is a plain fill.
-            layer.cache = nil
-            layer.content = view.shownBackgroundColor.map { $0.alpha > 0 ? .fill($0) : .none } ?? .none
-        }
+        layer.content = .bitmap(context.bitmap)
         let dirtyOnScreen =
             transform.map { PixelRect(enclosing: local.applying($0)) }
             ?? PixelRect(
@@ -712,8 +721,6 @@ struct LayerState {
     var content: LayerContent = .none
     /// False until the first render, and after anything that invalidates the whole cache.
     var isValid = false
-    /// Learned from the last draw: the view's `draw(_:)` is the default one.
-    var drawsNothing = false
 }
 
 enum LayerContent {

@@ -337,12 +337,8 @@ open class View: Responder {
     /// Draws the view's content into the current drawing context, which is clipped to `rect`. Runs only
     /// after `setNeedsDisplay`; the result is cached. The default draws nothing (the background colour is
     /// filled before it is called).
-    open func draw(_ rect: Rect) {
-        reachedDefaultDraw = true
-    }
+    open func draw(_ rect: Rect) {}
 
-    /// Set when `draw(_:)` ran the default (empty) implementation: such a view needs no content bitmap.
-    var reachedDefaultDraw = false
     /// The compositor's cached rendering of this view.
     var rendering = LayerState()
 

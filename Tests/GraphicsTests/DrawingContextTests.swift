@@ -119,6 +119,58 @@ import Testing
         DrawingContext(bitmap: bitmap).fillEllipse(in: Rect(x: 3, y: 3, width: 0, height: 5), color: .red)  // no-op
     }
 
+    /// A context that makes its bitmap on first drawing makes none while only the state changes.
+    @Test func aDeferredContextMakesNoBitmapUntilSomethingIsDrawn() {
+        var made = 0
+        let context = DrawingContext(
+            makingBitmapOnFirstDrawing: {
+                made += 1
+                return Bitmap(width: 10, height: 10)
+            }, prepare: { _ in })
+        context.save()
+        context.translateBy(x: 2, y: 2)
+        context.clip(to: Rect(x: 0, y: 0, width: 3, height: 3))
+        context.restore()
+        context.fillEllipse(in: Rect(x: 1, y: 1, width: 0, height: 4), color: .red)  // empty: draws nothing
+        context.flush()
+        #expect(made == 0)
+        #expect(!context.hasBitmap)
+    }
+
+    /// The first drawing makes the bitmap, draws `prepare`'s under it and replays the state changes made
+    /// before: the pixels are those of a context that had its bitmap all along.
+    @Test func aDeferredContextDrawsAsAnEagerOneWould() {
+        func draw(_ context: DrawingContext) {
+            context.save()
+            context.translateBy(x: 3, y: 2)
+            context.scaleBy(x: 2, y: 2)
+            context.save()
+            context.clip(to: Rect(x: 0, y: 0, width: 2, height: 3))
+            context.restore()
+            context.clip(toRoundedRect: Rect(x: 0, y: 0, width: 4, height: 4), radius: 1)
+            context.fill(Rect(x: -1, y: -1, width: 8, height: 8), color: .red)
+            context.restore()
+            context.fill(Rect(x: 0, y: 0, width: 2, height: 2), color: .green)
+        }
+        let under = { (context: DrawingContext) in
+            context.clip(to: Rect(x: 0, y: 0, width: 16, height: 12))
+            context.fill(Rect(x: 0, y: 0, width: 20, height: 20), color: .blue)
+        }
+        let eager = Bitmap(width: 20, height: 20)
+        let eagerContext = DrawingContext(bitmap: eager)
+        under(eagerContext)
+        draw(eagerContext)
+        eagerContext.flush()
+        let deferred = DrawingContext(makingBitmapOnFirstDrawing: { Bitmap(width: 20, height: 20) }, prepare: under)
+        draw(deferred)
+        deferred.flush()
+        #expect(deferred.hasBitmap)
+        #expect(deferred.bitmap.allPixels == eager.allPixels)
+        #expect(eager.pixel(x: 0, y: 0) == 0xFF00_FF00)
+        #expect(eager.pixel(x: 15, y: 11) == 0xFF00_00FF)
+        #expect(eager.pixel(x: 16, y: 12) == 0)
+    }
+
     @Test func clearMakesPixelsTransparent() {
         let bitmap = Bitmap(width: 10, height: 10)
         let context = DrawingContext(bitmap: bitmap)

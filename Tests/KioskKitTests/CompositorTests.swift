@@ -235,6 +235,64 @@ struct CompositorTests {
         #expect(differences == 0)
     }
 
+    // MARK: Content bitmaps
+
+    /// Views that only have a background colour (a window, a container) get no bitmap: they are fills.
+    /// Only a view that draws something has one, the size of its bounds.
+    @Test func onlyViewsThatDrawGetABitmap() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let container = View(frame: Rect(x: 20, y: 20, width: 200, height: 150))
+        container.backgroundColor = .gray
+        let box = CountingView(frame: Rect(x: 10, y: 10, width: 50, height: 40), color: .red)
+        container.addSubview(box)
+        main.addSubview(container)
+        let frame = r.render()
+        #expect(main.rendering.cache == nil)
+        #expect(container.rendering.cache == nil)
+        #expect(box.rendering.cache.map { ($0.width, $0.height) } ?? (0, 0) == (50, 40))
+        #expect(rgb(frame, 5, 5) == 0xFFFFFF)
+        #expect(rgb(frame, 25, 25) == Color.gray.premultipliedARGB32 & 0xFFFFFF)
+        #expect(rgb(frame, 35, 35) == 0xFF0000)
+    }
+
+    /// A view whose `draw(_:)` calls the default one (as UIKit allows) before drawing keeps what it drew.
+    @Test func aDrawThatCallsSuperKeepsWhatItDraws() {
+        final class Marked: View {
+            override func draw(_ rect: Rect) {
+                super.draw(rect)
+                DrawingContext.current?.fill(Rect(x: 0, y: 0, width: 10, height: 10), color: .red)
+            }
+        }
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let marked = Marked(frame: Rect(x: 40, y: 40, width: 30, height: 30))
+        marked.backgroundColor = .blue
+        main.addSubview(marked)
+        let frame = r.render()
+        #expect(rgb(frame, 45, 45) == 0xFF0000)
+        #expect(rgb(frame, 65, 65) == 0x0000FF)
+    }
+
+    /// A view that draws nothing now (a label without text) is a fill; once it draws, it gets its bitmap.
+    @Test func aViewThatStartsDrawingGetsItsBitmap() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let label = Label(text: "", font: .system(size: 20), frame: Rect(x: 10, y: 10, width: 200, height: 40))
+        label.textColor = .black
+        main.addSubview(label)
+        var frame = r.render()
+        #expect(label.rendering.cache == nil)
+        #expect((10..<210).allSatisfy { x in (10..<50).allSatisfy { y in rgb(frame, x, y) == 0xFFFFFF } })
+        label.text = "Hello"
+        frame = r.render()
+        #expect(label.rendering.cache != nil)
+        #expect((10..<210).contains { x in (10..<50).contains { y in rgb(frame, x, y) == 0 } })
+    }
+
     @Test func idleComposesNothing() {
         let r = RenderBed()
         let main = r.bed.window("main")
