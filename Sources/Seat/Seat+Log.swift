@@ -22,20 +22,26 @@ extension Seat {
     /// available", "/dev/null is not a supported device type". The setting is process-wide (libseat
     /// has one global handler and no userdata), hence a static function.
     ///
-    /// `handler` may run on any thread that calls libseat. With the builtin backend it also runs in the
-    /// forked embedded seatd process (its lines start with `[seatd/`), where only async-signal-safe work
-    /// is strictly correct; writing a line to stderr, as swift-log's default handler does, works there
-    /// in practice.
+    /// `handler` may run on any thread that calls libseat. With the builtin backend libseat also forks a
+    /// process that runs its embedded seatd and logs there (its lines start with `[seatd/`). A child forked
+    /// from a process with threads may only do work that takes no lock, so there `handler` is not called:
+    /// the line is written to standard error directly, as `forked` says (`kiosk_seat_log_forked`).
     public nonisolated static func setLogHandler(
-        level: LogLevel,
+        level: LogLevel, forked: ForkedLogFormat = ForkedLogFormat(),
         _ handler: (@Sendable (LogLevel, String) -> Void)?
     ) {
         logHandler.withLock { $0 = handler }
+        loggingProcess.store(getpid(), ordering: .relaxed)
+        kiosk_seat_set_forked_log_format(forked.label, forked.error, forked.info, forked.debug)
         libseat_set_log_handler(
             handler == nil
                 ? nil
                 : { level, format, arguments in
                     guard let format, let arguments else { return }
+                    guard getpid() == loggingProcess.load(ordering: .relaxed) else {
+                        kiosk_seat_log_forked(level, format, arguments)
+                        return
+                    }
                     // One formatting pass into a fixed buffer: a va_list cannot be walked twice from Swift
                     // (no va_copy), and libseat's lines are short; longer ones are truncated.
                     var buffer = [CChar](repeating: 0, count: 1024)
@@ -48,6 +54,27 @@ extension Seat {
     }
 }
 
+extension Seat {
+    /// How a line from libseat's forked seatd is written: "<UTC time> <level word> <label>: <message>";
+    /// a level whose word is empty is not written.
+    public struct ForkedLogFormat: Sendable {
+        public var label: String
+        public var error: String
+        public var info: String
+        public var debug: String
+
+        public init(label: String = "libseat", error: String = "error", info: String = "info", debug: String = "debug") {
+            self.label = label
+            self.error = error
+            self.info = info
+            self.debug = debug
+        }
+    }
+}
+
 /// The one process-wide handler behind `Seat.setLogHandler`: libseat's C log callback has no userdata,
 /// so it must be reached through a global.
 private let logHandler = Mutex<(@Sendable (Seat.LogLevel, String) -> Void)?>(nil)
+
+/// The process that set the handler: a line logged from any other is from a child libseat forked.
+private let loggingProcess = Atomic<Int32>(0)

@@ -29,13 +29,15 @@ public enum SeatSessions {
         // libseat's own lines say what errno cannot ("Could not get primary session for user", "Could not
         // connect to socket /run/seatd.sock"). libseat says those at its info level: notice here, so they are
         // in the journal at the levels a kiosk runs at.
-        Seat.setLogHandler(level: .info) { level, message in
-            let line = Logger.Message(stringLiteral: message)
-            switch level {
-            case .error: Logger(label: "kiosk.seat").error(line)
-            case .info: Logger(label: "kiosk.seat").notice(line)
-            default: Logger(label: "kiosk.seat").debug(line)
-            }
+        let label = "kiosk.seat"
+        let levels: [Seat.LogLevel: Logger.Level] = [.error: .error, .info: .notice, .debug: .debug]
+        // The forked seatd's lines (libseat's builtin backend) are written by C, in the same words, and
+        // only at the levels the log shows now (an empty word drops the line).
+        let shown = Logger(label: label).logLevel
+        let word = { (level: Seat.LogLevel) in levels[level].map { $0 >= shown ? $0.rawValue : "" } ?? "" }
+        let forked = Seat.ForkedLogFormat(label: label, error: word(.error), info: word(.info), debug: word(.debug))
+        Seat.setLogHandler(level: .info, forked: forked) { level, message in
+            Logger(label: label).log(level: levels[level] ?? .debug, Logger.Message(stringLiteral: message))
         }
         do {
             return try LibSeatSession.open(backend: named)

@@ -1,3 +1,4 @@
+import CLazyLibSeat
 import Foundation
 import Glibc
 import Synchronization
@@ -203,5 +204,42 @@ struct SeatTests {
         #expect(
             logged.contains { $0.contains("Backend 'seatd' failed to open seat: No such file or directory") },
             "\(logged)")
+    }
+
+    /// In a process libseat forked (the builtin backend's embedded seatd), a line is not given to the
+    /// handler, whose Swift work could wait there forever on a lock another thread held at the fork: C
+    /// writes it to standard error in the log's format, at the levels that have a word.
+    @Test func linesLoggedInAForkedProcessAreWrittenByC() async {
+        await #expect(processExitsWith: .success) {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { exit(10) }
+            let heard = Mutex<[String]>([])
+            let words = Seat.ForkedLogFormat(label: "test.seat", error: "error", info: "notice", debug: "")
+            Seat.setLogHandler(level: .info, forked: words) { _, line in heard.withLock { $0.append(line) } }
+            let child = fork()
+            if child == 0 {
+                dup2(ends[1], STDERR_FILENO)
+                setenv("LIBSEAT_BACKEND", "noop", 1)
+                // libseat itself, not `Seat` (main actor): a forked child runs no Swift concurrency.
+                var listener = libseat_seat_listener(enable_seat: { _, _ in }, disable_seat: { _, _ in })
+                _ = libseat_open_seat(&listener, nil)
+                _exit(heard.withLock { $0.isEmpty } ? 0 : 11)
+            }
+            close(ends[1])
+            var written = [UInt8]()
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while case let count = read(ends[0], &chunk, chunk.count), count > 0 { written += chunk[..<count] }
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            guard status == 0 else { exit(12) }
+            let text = String(decoding: written, as: UTF8.self)
+            let pattern = #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 notice test\.seat: \[libseat/[^\]]+\] Seat opened with backend 'noop'\n/#
+            guard text.contains(pattern) else { exit(13) }
+            // In the process that set it, the handler gets the lines.
+            setenv("LIBSEAT_BACKEND", "noop", 1)
+            var listener = libseat_seat_listener(enable_seat: { _, _ in }, disable_seat: { _, _ in })
+            _ = libseat_open_seat(&listener, nil)
+            exit(heard.withLock { $0.contains { $0.hasSuffix("Seat opened with backend 'noop'") } } ? 0 : 14)
+        }
     }
 }
