@@ -1,10 +1,11 @@
 import CLazyPangoCairo
 import CPixman
+import Glibc
 
 /// One pixel buffer that cairo draws into and pixman composites from and into.
 ///
-/// The memory is ours (allocated here, 64-byte aligned, rows `stride` bytes apart as
-/// `cairo_format_stride_for_width` requires) and is wrapped twice: by a cairo image surface
+/// The memory is ours (allocated here: a mapping of its own from 64 KiB, else calloc; rows `stride` bytes
+/// apart as `cairo_format_stride_for_width` requires) and is wrapped twice: by a cairo image surface
 /// (`cairo_image_surface_create_for_data`) for drawing and PNG, and by a pixman image
 /// (`pixman_image_create_bits`) for composition. cairo may keep work and caches (snapshots of a surface
 /// used as a source) outside the pixels, so every access that bypasses cairo first calls
@@ -36,13 +37,38 @@ public final class Bitmap: CustomStringConvertible {
             "Bitmap(width: \(width), height: \(height)): size outside 0...32767")
         let stride = Int(cairo_format_stride_for_width(format.cairoFormat, Int32(width)))
         precondition(stride >= 0, "cairo_format_stride_for_width(\(width)) failed")
-        // calloc, not allocate and a fill: a large block comes from mmap as zero pages, which the kernel
-        // provides when first touched, so a bitmap drawn over whole (a frame's shadow, a view's cache) is
-        // not written twice. 16-byte alignment is more than pixman and cairo need (4).
-        guard let data = calloc(max(stride * height, 1), 1) else {
-            fatalError("Bitmap(width: \(width), height: \(height)): out of memory")
+        let length = max(stride * height, 1)
+        if length >= Self.mappedLength {
+            // Its own mapping: zero pages the kernel provides only when first written, so the parts of a
+            // view's cache that nothing is drawn on (most of a label the width of the screen) take no
+            // memory, and munmap gives all of it back. calloc did that only below malloc's mmap threshold,
+            // which glibc raises to the size of each mapped block freed: after a few, caches came from the
+            // heap, cleared whole and kept there when freed.
+            let memory = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            guard let memory, memory != MAP_FAILED else {
+                fatalError("Bitmap(width: \(width), height: \(height)): out of memory (mmap: errno \(errno))")
+            }
+            self.init(memory: memory, width: width, height: height, stride: stride, format: format, owner: .mapped(length))
+        } else {
+            // calloc, not allocate and a fill. 16-byte alignment is more than pixman and cairo need (4).
+            guard let data = calloc(length, 1) else {
+                fatalError("Bitmap(width: \(width), height: \(height)): out of memory")
+            }
+            self.init(memory: data, width: width, height: height, stride: stride, format: format, owner: .allocated)
         }
-        self.init(memory: data, width: width, height: height, stride: stride, format: format, ownsMemory: true)
+    }
+
+    /// From this many bytes a bitmap has a mapping of its own (64 KiB: a 128x128 view's cache).
+    static let mappedLength = 64 * 1024
+
+    /// Who frees a bitmap's memory.
+    private enum Owner {
+        /// Not the bitmap (a scanout buffer).
+        case caller
+        /// calloc: free.
+        case allocated
+        /// mmap of this many bytes: munmap.
+        case mapped(Int)
     }
 
     /// A bitmap over memory it does not own, e.g. a mapped DRM dumb buffer or an fbdev mapping, with the
@@ -53,22 +79,38 @@ public final class Bitmap: CustomStringConvertible {
         precondition(
             (0...32767).contains(width) && (0...32767).contains(height) && stride >= width * 4 && stride % 4 == 0,
             "Bitmap(wrapping:) \(width)x\(height) stride \(stride): invalid geometry")
-        self.init(memory: memory, width: width, height: height, stride: stride, format: format, ownsMemory: false)
+        self.init(memory: memory, width: width, height: height, stride: stride, format: format, owner: .caller)
     }
 
-    /// Wraps `memory` for cairo and pixman; when `ownsMemory`, the cairo surface frees it when cairo lets go.
-    /// Calls `cairo_image_surface_create_for_data`, `cairo_surface_set_user_data` and `pixman_image_create_bits`.
-    private init(memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat, ownsMemory: Bool) {
+    /// Wraps `memory` for cairo and pixman; unless the caller owns it, the cairo surface frees it when cairo
+    /// lets go. Calls `cairo_image_surface_create_for_data`, `cairo_surface_set_user_data` and
+    /// `pixman_image_create_bits`.
+    private init(memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat, owner: Owner) {
         let surface = cairo_image_surface_create_for_data(
             memory.assumingMemoryBound(to: UInt8.self),
             format.cairoFormat, Int32(width), Int32(height),
             Int32(stride))!
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
-            !ownsMemory
-                || cairo_surface_set_user_data(surface, bitmapMemoryKey, memory, { free($0) })
-                    == CAIRO_STATUS_SUCCESS
-        else {
-            if ownsMemory { free(memory) }
+        var release: (() -> Void)?
+        var attached = CAIRO_STATUS_SUCCESS
+        switch owner {
+        case .caller:
+            break
+        case .allocated:
+            release = { free(memory) }
+            attached = cairo_surface_set_user_data(surface, bitmapMemoryKey, memory, { free($0) })
+        case .mapped(let length):
+            release = { munmap(memory, length) }
+            let mapping = UnsafeMutablePointer<(base: UnsafeMutableRawPointer, length: Int)>.allocate(capacity: 1)
+            mapping.initialize(to: (memory, length))
+            attached = cairo_surface_set_user_data(surface, bitmapMemoryKey, mapping) { pointer in
+                let mapping = pointer!.assumingMemoryBound(to: (base: UnsafeMutableRawPointer, length: Int).self)
+                munmap(mapping.pointee.base, mapping.pointee.length)
+                mapping.deallocate()
+            }
+            if attached != CAIRO_STATUS_SUCCESS { mapping.deallocate() }
+        }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, attached == CAIRO_STATUS_SUCCESS else {
+            release?()
             fatalError(
                 "cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)): "
                     + String(cString: cairo_status_to_string(cairo_surface_status(surface))!))

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import Graphics
@@ -123,5 +124,27 @@ import Testing
         let fixture = try Bitmap(contentsOfPNGFile: url.path)
         #expect(fixture.allPixels == Self.sampleBitmap().allPixels)
         #expect(fixture.pixel(x: 1, y: 0) == 0x8000_4080)
+    }
+
+    /// A large bitmap's pages take memory only once written (its own mapping, zero pages until then), even
+    /// after large bitmaps were freed, which makes glibc's malloc take blocks of that size from its heap,
+    /// cleared whole.
+    @Test func aLargeBitmapTakesMemoryOnlyWhereItIsDrawn() {
+        for _ in 0..<4 {
+            let large = Bitmap(width: 1024, height: 1024)
+            DrawingContext(bitmap: large).fill(Rect(x: 0, y: 0, width: 1024, height: 1024), color: .red)
+        }
+        let bitmap = Bitmap(width: 1000, height: 1000)
+        let context = DrawingContext(bitmap: bitmap)
+        context.fill(Rect(x: 0, y: 0, width: 10, height: 10), color: .blue)
+        context.flush()
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = bitmap.stride * bitmap.height
+        let pages = (length + pageSize - 1) / pageSize
+        var resident = [UInt8](repeating: 0, count: pages)
+        #expect(mincore(bitmap.data, length, &resident) == 0)
+        let count = resident.filter { $0 & 1 != 0 }.count
+        // The 10 rows drawn: 10 pages of 977.
+        #expect(count <= 16, "\(count) of \(pages) pages resident")
     }
 }
