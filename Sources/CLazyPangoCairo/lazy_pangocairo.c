@@ -21,47 +21,44 @@ struct kiosk_lazy_fontconfig {
     KIOSK_LAZY_FONTCONFIG_FUNCTIONS(KIOSK_LAZY_FIELD)
 };
 
-/// Filled by `kiosk_lazy_fontconfig_load` (the same thread then calls `kiosk_lazy_fontconfig_init`).
-static struct kiosk_lazy_fontconfig fontconfig;
-static int fontconfig_loaded;
+const struct kiosk_lazy_fontconfig *kiosk_lazy_fontconfig_table(char *error, size_t size);
+KIOSK_LAZY_DEFINE_LOADER(kiosk_lazy_fontconfig, kiosk_lazy_fontconfig_table, KIOSK_LAZY_FONTCONFIG_SONAME, KIOSK_LAZY_FONTCONFIG_FUNCTIONS)
+
+/// Set by `kiosk_lazy_fontconfig_load` (the same thread then calls `kiosk_lazy_fontconfig_init`).
+static const struct kiosk_lazy_fontconfig *fontconfig;
 
 int kiosk_lazy_fontconfig_load(char *error, size_t size) {
-    static const char *const names[] = {KIOSK_LAZY_FONTCONFIG_FUNCTIONS(KIOSK_LAZY_NAME)};
-    _Static_assert(sizeof fontconfig == sizeof names / sizeof names[0] * sizeof(void *), "one pointer per name");
-    void *slots[sizeof names / sizeof names[0]];
-    if (kiosk_lazy_link(KIOSK_LAZY_FONTCONFIG_SONAME, names, slots, sizeof names / sizeof names[0], error, size) != 0) return -1;
-    __builtin_memcpy(&fontconfig, slots, sizeof fontconfig);
-    fontconfig_loaded = 1;
-    return 0;
+    fontconfig = kiosk_lazy_fontconfig_table(error, size);
+    return fontconfig ? 0 : -1;
 }
 
 /// The system's configuration (fonts.conf and what it includes) and fonts, as FcInit loads them, made the
 /// current configuration: 1, or 0 if it could not be (nothing is changed then).
 static int load_system_configuration(void) {
-    FcConfig *config = fontconfig.FcConfigCreate();
+    FcConfig *config = fontconfig->FcConfigCreate();
     if (!config) return 0;
     // FcInit would go on to warn and add default cache folders; leave that case to it.
-    int loaded = fontconfig.FcConfigParseAndLoad(config, NULL, FcTrue);
+    int loaded = fontconfig->FcConfigParseAndLoad(config, NULL, FcTrue);
     if (loaded) {
-        FcStrList *cacheDirs = fontconfig.FcConfigGetCacheDirs(config);
-        loaded = cacheDirs && fontconfig.FcStrListNext(cacheDirs);
-        if (cacheDirs) fontconfig.FcStrListDone(cacheDirs);
+        FcStrList *cacheDirs = fontconfig->FcConfigGetCacheDirs(config);
+        loaded = cacheDirs && fontconfig->FcStrListNext(cacheDirs);
+        if (cacheDirs) fontconfig->FcStrListDone(cacheDirs);
     }
     // FcConfigSetCurrent takes a reference of its own.
-    loaded = loaded && fontconfig.FcConfigBuildFonts(config) && fontconfig.FcConfigSetCurrent(config);
-    fontconfig.FcConfigDestroy(config);
+    loaded = loaded && fontconfig->FcConfigBuildFonts(config) && fontconfig->FcConfigSetCurrent(config);
+    fontconfig->FcConfigDestroy(config);
     return loaded;
 }
 
 int kiosk_lazy_fontconfig_init(char *error, size_t size) {
-    if (!fontconfig_loaded && kiosk_lazy_fontconfig_load(error, size) != 0) return -1;
+    if (!fontconfig && kiosk_lazy_fontconfig_load(error, size) != 0) return -1;
     // FcInit, after loading the configuration, also parses every file of fontconfig's template folder
     // (conf.avail, about 30 more on Debian) only to list their descriptions for fc-conflist. Loading the
     // same configuration with the public calls FcInit makes skips that: a third of fontconfig's start.
     if (load_system_configuration()) return 0;
     // Otherwise fontconfig's own start, with its fallback configuration and its warnings on stderr.
     // FcInit returns FcFalse when even that cannot be loaded.
-    if (!fontconfig.FcInit()) {
+    if (!fontconfig->FcInit()) {
         snprintf(error, size, "%s: FcInit failed: the font configuration cannot be loaded", KIOSK_LAZY_FONTCONFIG_SONAME);
         return -1;
     }

@@ -10,7 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from kioskvm import measure
+from kioskvm import measure, release
 from kioskvm.scenario import expect, note
 from scenarios_support import REPO, SEAT, avoid_the_minute
 
@@ -35,10 +35,7 @@ state = {}
 
 def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
     # Incremental: scripts/test has built it already; alone, this builds it (about 2 minutes from nothing).
-    flags = subprocess.run([str(REPO / "scripts" / "release-flags")], capture_output=True, text=True,
-                           check=True).stdout.split()
-    r = subprocess.run(["swift", "build", "-c", "release", "--product", "kiosk", *flags, "--scratch-path", str(SCRATCH)],
-                       cwd=REPO, capture_output=True, text=True)
+    r = subprocess.run(release.kiosk_build_command(SCRATCH), cwd=REPO, capture_output=True, text=True)
     expect(r.returncode == 0, f"release build failed: {r.stdout[-2000:]}{r.stderr[-2000:]}")
     TRIMMED.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(BUILT, TRIMMED)
@@ -71,19 +68,19 @@ def check_the_code_a_run_executes_comes_first(guest):
     ordered = {line.strip() for line in (REPO / "scripts" / "startup-order.txt").read_text().splitlines()
                if line.strip() and not line.startswith("#")}
     symbols = subprocess.run(["nm", "-n", "--defined-only", str(BUILT)], capture_output=True, text=True, check=True).stdout
-    code = [line.split()[2] for line in symbols.splitlines() if len(line.split()) == 3 and line.split()[1] in "tTwW"]
-    listed = [name for name in code if name in ordered]
+    # (address, name) of each function, in address order.
+    code = [(int(fields[0], 16), fields[2]) for fields in map(str.split, symbols.splitlines())
+            if len(fields) == 3 and fields[1] in "tTwW"]
+    listed = [name for _, name in code if name in ordered]
     expect(len(listed) >= len(ordered) // 2, f"only {len(listed)} of the {len(ordered)} ordered functions are in the binary")
     # lld puts the listed functions' sections first, in the list's order (their thunks and coroutine parts,
     # which share their sections, come along); the list is sorted by name.
     first_listed = min(listed)
-    expect(code[0] == first_listed, f"the code opens with {code[0]}, not with the list's first function {first_listed}")
+    expect(code[0][1] == first_listed, f"the code opens with {code[0][1]}, not with the list's first function {first_listed}")
     # Some cannot move (the standard library's local functions share one section): most do. Unordered,
     # 42 % of them were in the first fifth of the code; ordered, 63 %.
-    addresses = [int(line.split()[0], 16) for line in symbols.splitlines()
-                 if len(line.split()) == 3 and line.split()[1] in "tTwW"]
-    start, end = addresses[0], addresses[-1]
-    early = sum(1 for address, name in zip(addresses, code) if name in ordered and address - start < (end - start) / 5)
+    start, end = code[0][0], code[-1][0]
+    early = sum(1 for address, name in code if name in ordered and address - start < (end - start) / 5)
     note(f"{len(listed)} ordered functions, {early / len(listed):.0%} of them in the first fifth of the code")
     expect(early >= 0.55 * len(listed), f"{early} of {len(listed)} ordered functions in the first fifth of the code")
 
