@@ -209,6 +209,17 @@ public final class DRMDevice {
 
     // MARK: Events
 
+    /// The vblank counter of `crtc` and the time of its latest vblank (CLOCK_MONOTONIC seconds). Fails on
+    /// a driver without vblank interrupts (virtio-gpu, bochs, simpledrm: EOPNOTSUPP, EINVAL on older
+    /// kernels), whose page flips complete at once with the time of completion, and on a CRTC that is off.
+    /// Calls `drmCrtcGetSequence`.
+    public func vblank(of crtc: DRMCRTCID) throws(DRMError) -> (sequence: UInt64, timestamp: Double) {
+        var sequence: UInt64 = 0
+        var nanoseconds: UInt64 = 0
+        try drmCheck(drmCrtcGetSequence(fileDescriptor, crtc.rawValue, &sequence, &nanoseconds), "drmCrtcGetSequence", "\(crtc)")
+        return (sequence, Double(nanoseconds) / 1_000_000_000)
+    }
+
     /// Reads the events waiting on the fd and calls `pageFlip` for each completed flip. Call it when the fd
     /// is readable. Calls `drmHandleEvent` with a `page_flip_handler2` (which reports the CRTC).
     public func handleEvents(pageFlip: (DRMPageFlipEvent) -> Void) throws(DRMError) {

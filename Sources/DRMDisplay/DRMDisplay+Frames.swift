@@ -62,14 +62,17 @@ extension DRMDisplay {
     }
 
     /// `vblank`: when the new frame went on screen (the flip event's CLOCK_MONOTONIC time); nil when the
-    /// flip was given up on.
+    /// flip was given up on. The compositor hears it only from a CRTC with vblank interrupts: elsewhere it
+    /// is just when the flip completed.
     private func completeFlip(_ output: Output, vblank: TimeInterval? = nil) {
         output.flipTimeout?.cancel()
         output.flipTimeout = nil
         output.flipPending = false
         if let pending = output.pending { output.front = pending }
         output.pending = nil
-        if let screen = screens.first(where: { $0.name == output.name }) { compositor?.framePresented(on: screen, at: vblank) }
+        if let screen = screens.first(where: { $0.name == output.name }) {
+            compositor?.framePresented(on: screen, at: output.hasVBlank ? vblank : nil)
+        }
     }
 }
 
@@ -90,6 +93,9 @@ final class Output {
     /// The buffer waiting for its flip.
     var pending: Int?
     var flipPending = false
+    /// Whether the CRTC has vblank interrupts (`drmCrtcGetSequence` works on it): then its flips complete
+    /// at a vblank and carry that vblank's time.
+    var hasVBlank = true
     var flipTimeout: FrameTimer?
     /// Frames presented on this output; `lastPresented[i]` is the number of the frame buffer i holds (0: none).
     var frameNumber = 0

@@ -56,6 +56,14 @@ extension DRMDisplay {
         }
         outputs[id] = output
         log.info("\(connector.name): lit \(DisplayMode(mode)) on \(crtc)\(modeIndex == nil ? " (kept the current mode)" : "")")
+        do {
+            _ = try device.vblank(of: crtc)
+        } catch {
+            // Such a driver completes a flip at once, stamped with the time it completed: taken as a vblank,
+            // that would start the next frame at once and draw faster than the display refreshes.
+            output.hasVBlank = false
+            log.info("\(connector.name): \(crtc) has no vblank interrupts (\(error)); frames are paced by a timer at the refresh rate")
+        }
     }
 
     /// Turns an output off and frees its buffers.

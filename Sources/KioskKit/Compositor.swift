@@ -12,7 +12,8 @@ public protocol FrameOutput: AnyObject {
     func nextBuffer(for screen: Screen) -> FrameBuffer?
     /// Shows `buffer`; `damage` (physical pixels) is what changed since the frame before. The output calls
     /// `Compositor.framePresented(on:at:)` when the frame is on screen (after the page flip, with the
-    /// flip's vblank time), which allows the next one: at most one frame is in flight per screen.
+    /// flip's vblank time when the display has vblank interrupts, nil otherwise), which allows the next
+    /// one: at most one frame is in flight per screen.
     func present(_ buffer: FrameBuffer, for screen: Screen, damage: Region)
     /// True when the buffers are ordinary cached memory (headless, tests): the compositor may then paint an
     /// unrotated screen straight into them instead of into a shadow it copies from. Scanout memory (DRM
@@ -52,9 +53,10 @@ public struct FrameBuffer {
 /// with bilinear filtering, and damages the box around where it was and where it is.
 ///
 /// It is also each screen's frame clock: while an animation runs on a screen's windows or a display link
-/// of the screen is active, every frame that lands (`framePresented(on:at:)`, the vblank time on DRM)
-/// starts the next one at once, and when none is in flight (no change to show, or an output without
-/// flip events) a timer at the mode's refresh period does. When nothing animates, nothing is scheduled.
+/// of the screen is active, every frame that lands at a vblank (`framePresented(on:at:)` with the vblank
+/// time, on DRM CRTCs with vblank interrupts) starts the next one at once. Otherwise (no change to show,
+/// an output without vblank times, whose flips may complete at once) a timer a refresh period after the
+/// last tick does. When nothing animates, nothing is scheduled.
 @MainActor
 public final class Compositor: WindowChangeObserver {
     public let application: Application
@@ -123,7 +125,8 @@ public final class Compositor: WindowChangeObserver {
     // MARK: Scheduling
 
     /// The output finished showing the last frame of `screen`; the next one may start. `timestamp` is the
-    /// vblank time it was shown at (DRM's page-flip event); nil for outputs that have none.
+    /// vblank time it was shown at (DRM's page-flip event on a CRTC with vblank interrupts); nil for outputs
+    /// that have none, whose flips complete whenever they do.
     public func framePresented(on screen: Screen, at timestamp: TimeInterval? = nil) {
         guard let state = states[ObjectIdentifier(screen)] else { return }
         presentationObserver?(screen, timestamp)
@@ -132,12 +135,11 @@ public final class Compositor: WindowChangeObserver {
         let shown = timestamp ?? max(application.clock.now, (state.lastTick ?? -.infinity) + refreshPeriod(of: screen))
         application.animator.frameShown(on: screen, at: shown)
         if needsTicks(screen) {
-            // Animating: the flip is the frame clock; without a vblank time, the refresh-period timer. So is
-            // a flip that lands well within a period of the last tick: drivers without vblank interrupts
-            // (virtio-gpu, bochs, simpledrm) complete a flip at once, and following them would draw as fast
-            // as the CPU allows.
-            let period = refreshPeriod(of: screen)
-            if let timestamp, timestamp - (state.lastTick ?? -.infinity) >= period * 0.75 {
+            // Animating: a vblank is the frame clock, so the frames lock onto the display's refresh even
+            // when the first tick came from the timer at another phase. Without a vblank time, the timer
+            // ticks a period after the last tick: an output whose flips complete at once (DRM drivers
+            // without vblank interrupts, fbdev, headless) would otherwise draw as fast as the CPU allows.
+            if let timestamp, timestamp > state.lastTick ?? -.infinity {
                 tick(screen, at: timestamp)
             } else {
                 ensureTicking(screen)

@@ -31,12 +31,13 @@ final class AnimationBed {
     var period: TimeInterval { 1.0 / 60 }
 
     /// A bed whose output holds each frame until the test flips it, and an added display link that
-    /// records its timestamps and moves a view each frame (so each frame is in flight until flipped).
+    /// records its timestamps and moves a blue view each frame (so each frame is in flight until flipped).
     static func withMovingLink() -> (AnimationBed, DisplayLink, Recorded<TimeInterval>) {
         let bed = AnimationBed()
         bed.output.flipsImmediately = false
         let stamps = Recorded<TimeInterval>()
         let view = bed.smallView()
+        view.backgroundColor = .blue
         let link = bed.screen.displayLink { link in
             stamps.values.append(link.timestamp)
             view.center.x += 1
@@ -435,17 +436,45 @@ struct DisplayLinkTests {
         #expect(stamps.values.count == 3)
     }
 
-    @Test func aFlipThatLandsAtOnceWaitsForTheRefreshPeriod() {
-        // Drivers without vblank interrupts (virtio-gpu) complete a flip at once: frames still come one
-        // per period, from the timer, not as fast as the flips.
+    @Test func aFlipWithoutAVblankTimeWaitsForTheRefreshPeriod() {
+        // Outputs whose flips complete at once report no vblank time (DRM CRTCs without vblank interrupts,
+        // as virtio-gpu's; fbdev; headless): however soon after its tick a frame lands, the next tick comes
+        // from the timer a period after the last one, not at the flip.
         let (bed, link, stamps) = AnimationBed.withMovingLink()
         bed.advance(by: 0)
-        bed.compositor.framePresented(on: bed.screen, at: bed.clock.now + 0.001)
-        #expect(stamps.values.count == 1)
-        #expect(bed.compositor.isTickScheduled(on: bed.screen))
-        bed.advance(by: bed.period)
-        #expect(stamps.values.count == 2)
-        #expect(abs(stamps.values[1] - stamps.values[0] - bed.period) < 1e-9)
+        for landed in [0.001, 0.8, 0.95, 0.5] {  // when the frame landed after its tick, in periods
+            let ticks = stamps.values.count
+            bed.advance(by: bed.period * landed)
+            bed.compositor.framePresented(on: bed.screen)
+            #expect(stamps.values.count == ticks)
+            #expect(bed.compositor.isTickScheduled(on: bed.screen))
+            bed.advance(by: bed.period * (1 - landed))
+            #expect(stamps.values.count == ticks + 1)
+        }
+        let intervals = zip(stamps.values, stamps.values.dropFirst()).map { $1 - $0 }
+        #expect(intervals.count == 4 && intervals.allSatisfy { abs($0 - bed.period) < 1e-9 }, "\(intervals)")
+        link.invalidate()
+    }
+
+    @Test func framesLockOntoTheVblanksAfterATimerTick() {
+        // The first tick comes at no particular phase of the display's refresh (here from a change at
+        // 100); its frame lands at the next vblank, 0.3 period later. That vblank is the next tick, and from
+        // then on every frame is composed at a vblank for the next one, where it shows; a frame that misses
+        // one vblank shows at the one after, which is the next tick.
+        let (bed, link, stamps) = AnimationBed.withMovingLink()
+        bed.advance(by: 0)
+        #expect(stamps.values == [100])
+        let first = 100 + bed.period * 0.3
+        var vblanks: [TimeInterval] = []
+        for index in [0, 1, 2, 4, 5] {
+            let vblank = first + bed.period * Double(index)
+            bed.advance(by: vblank - bed.clock.now)
+            bed.compositor.framePresented(on: bed.screen, at: vblank)
+            vblanks.append(vblank)
+            #expect(link.targetTimestamp == vblank + bed.period)
+            #expect(bed.compositor.isFrameInFlight(on: bed.screen))
+        }
+        #expect(stamps.values == [100] + vblanks)
         link.invalidate()
     }
 }
