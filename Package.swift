@@ -48,6 +48,8 @@ let package = Package(
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // libdispatch's main-queue interface for an event loop of our own (KioskRuntime's MainLoop).
         .systemLibrary(name: "CDispatchMainQueue"),
+        // prctl(2), variadic in C, as one inline function per use.
+        .systemLibrary(name: "CProcessControl"),
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
@@ -136,7 +138,7 @@ let package = Package(
             name: "KioskRuntime",
             dependencies: [
                 "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend",
-                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CECControl",
+                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CECControl",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 

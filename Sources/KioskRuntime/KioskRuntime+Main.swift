@@ -42,6 +42,8 @@ extension KioskRuntime {
             print(Commands.wrapLines("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp + "\n\n" + ExitStatus.help))
             exit(0)
         }
+        // Before the first thread, whose stack would be the first to take a huge page.
+        let hugePagesError = HugePages.disable()
         // Text's start-up work begins before the configuration is read: it is the longest part of a start.
         // Every exit below waits for it, so the process never ends while that thread is inside fontconfig.
         let fonts = FontPreparation()
@@ -57,6 +59,11 @@ extension KioskRuntime {
             source = loaded.source
             RuntimeLogging.bootstrap(level: loaded.configuration.logLevel)
             logSource(source, configuration: loaded.configuration)
+            if let hugePagesError {
+                Logger(label: "kiosk.runtime").warning(
+                    "prctl(PR_SET_THP_DISABLE): \(String(cString: strerror(hugePagesError))): transparent huge pages stay on (a thread stack may take 2 MiB)"
+                )
+            }
             MainActor.assumeIsolated { () -> Never in
                 let runtime = KioskRuntime(
                     configuration: loaded.configuration, source: source, delegate: make(loaded.configuration), timeline: timeline,

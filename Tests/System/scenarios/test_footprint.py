@@ -141,10 +141,17 @@ def check_idle_means_no_cpu_no_wakeup_no_thread(guest):
     # libseat's builtin backend forks the kiosk to run its seatd: its log lines are written by C there
     # (Seat.setLogHandler), so that process runs little of the kiosk's code (1.8 MiB of it when they went
     # through the Swift log).
-    for child in guest.run(f"pgrep -P {pid}", timeout=30).stdout.split():
+    children = guest.run(f"pgrep -P {pid}", timeout=30).stdout.split()
+    for child in children:
         helper, _ = code_resident(guest, int(child))
         note(f"the seat helper (process {child}): {helper} KiB of the kiosk's code resident")
         expect(helper <= HELPER_CODE_RESIDENT, f"the seat helper has {helper} KiB of the kiosk's code resident")
+    # Transparent huge pages are off in the kiosk and the helper it forks (the bed's kernel, as Debian's,
+    # has them always on): no thread stack or bitmap is backed by 2 MiB pages.
+    for process in [str(pid)] + children:
+        status = guest.run(f"grep THP_enabled /proc/{process}/status; "
+                           f"awk '/^AnonHugePages:/{{s+=$2}} END{{print \"AnonHugePages:\", s}}' /proc/{process}/smaps", timeout=30).stdout
+        expect("THP_enabled:\t0" in status and "AnonHugePages: 0" in status, f"process {process}: {status}")
     cpu = sampler.idle_cpu(pid, seconds=10)
     expect(cpu.idle, f"not idle over 10 s:\n{cpu}")
     # Loaded when first used, now that they were: input after the first frame, text and the seat before.
