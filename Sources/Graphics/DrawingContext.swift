@@ -9,8 +9,13 @@ import CLazyPangoCairo
 public final class DrawingContext {
     /// The bitmap and its `cairo_t *`, once there is one.
     private var target: (bitmap: Bitmap, cr: OpaquePointer)?
-    /// For a context that makes its bitmap on first drawing: how, and what it draws first.
-    private var deferred: (make: () -> Bitmap, prepare: (DrawingContext) -> Void)?
+    /// For a context that makes its bitmap (or, cropping, its recording) on first drawing: the bitmap's
+    /// maker (nil when cropping), and what it draws first.
+    private var deferred: (make: (() -> Bitmap)?, prepare: (DrawingContext) -> Void)?
+    /// For a cropping context: the full size, and how to make the bitmap of the part drawn.
+    private var cropping: (width: Int, height: Int, make: (_ width: Int, _ height: Int) -> Bitmap)?
+    /// A cropping context's recording surface and its `cairo_t *`, once something is drawn.
+    private var recording: (surface: OpaquePointer, cr: OpaquePointer)?
     /// State changes made before the bitmap was made, replayed on it then.
     private var pending: [StateChange] = []
     /// `save()`s in `pending` not yet restored (an unbalanced `restore()` traps as cairo's would).
@@ -32,19 +37,46 @@ public final class DrawingContext {
         deferred = (make, prepare)
     }
 
-    deinit {
-        if let target { cairo_destroy(target.cr) }
+    /// A context of `width` x `height` pixels that records what is drawn (from the first drawing, with
+    /// `prepare` and the state changes made before it, as `init(makingBitmapOnFirstDrawing:prepare:)`),
+    /// and makes its bitmap at `finishCropping()` only as large as the box around the pixels the drawing
+    /// marked: `make` gets that box's size. A label the width of the screen whose text takes a tenth of
+    /// it then costs a tenth of the memory; a row-major bitmap of its full width would have had a page
+    /// touched in nearly every row the text crosses.
+    public init(
+        croppingTo width: Int, height: Int, make: @escaping (_ width: Int, _ height: Int) -> Bitmap,
+        prepare: @escaping (DrawingContext) -> Void
+    ) {
+        deferred = (nil, prepare)
+        cropping = (width, height, make)
     }
 
-    /// The bitmap drawn into (made now if it was deferred and nothing was drawn yet).
-    public var bitmap: Bitmap { target?.bitmap ?? makeBitmap().bitmap }
+    deinit {
+        if let target { cairo_destroy(target.cr) }
+        if let recording {
+            cairo_destroy(recording.cr)
+            cairo_surface_destroy(recording.surface)
+        }
+    }
+
+    /// The bitmap drawn into (made now if it was deferred and nothing was drawn yet). A cropping context
+    /// has none: its bitmap comes from `finishCropping()`.
+    public var bitmap: Bitmap {
+        if let target { return target.bitmap }
+        precondition(cropping == nil, "DrawingContext: a cropping context's bitmap comes from finishCropping()")
+        _ = makeTarget()
+        return target!.bitmap
+    }
 
     /// Whether the context has its bitmap: always, unless made with `init(makingBitmapOnFirstDrawing:prepare:)`
-    /// and nothing has been drawn into it yet.
+    /// and nothing has been drawn into it yet, or made cropping.
     public var hasBitmap: Bool { target != nil }
 
-    /// `cairo_t *`; makes the bitmap if it was deferred (every drawing call goes through here).
-    private var cr: OpaquePointer { target?.cr ?? makeBitmap().cr }
+    /// Whether the context was made with `init(croppingTo:height:make:prepare:)`.
+    public var isCropping: Bool { cropping != nil }
+
+    /// `cairo_t *`; makes the bitmap (or the recording) if it was deferred (every drawing call goes through here).
+    private var cr: OpaquePointer { target?.cr ?? recording?.cr ?? makeTarget() }
 
     private enum StateChange {
         case save, restore
@@ -54,12 +86,21 @@ public final class DrawingContext {
         case clipRoundedRect(Rect, radius: Double)
     }
 
-    private func makeBitmap() -> (bitmap: Bitmap, cr: OpaquePointer) {
+    private func makeTarget() -> OpaquePointer {
         guard let deferred else { preconditionFailure("DrawingContext: no bitmap and none to make") }
         self.deferred = nil
-        let bitmap = deferred.make()
-        let made = (bitmap: bitmap, cr: cairo_create(bitmap.surface)!)
-        target = made
+        let made: OpaquePointer
+        if let make = deferred.make {
+            let bitmap = make()
+            made = cairo_create(bitmap.surface)!
+            target = (bitmap, made)
+        } else {
+            let (width, height) = (cropping?.width ?? 0, cropping?.height ?? 0)
+            var bounds = cairo_rectangle_t(x: 0, y: 0, width: Double(width), height: Double(height))
+            let surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &bounds)!
+            made = cairo_create(surface)!
+            recording = (surface, made)
+        }
         check("cairo_create")
         deferred.prepare(self)
         let changes = pending
@@ -80,7 +121,7 @@ public final class DrawingContext {
     /// Keeps `change` for the bitmap to come, if there is none yet; false if there is one. Traps where
     /// cairo would have put the context in error: an unbalanced restore, a transform that is not invertible.
     private func deferring(_ change: StateChange) -> Bool {
-        guard target == nil else { return false }
+        guard target == nil, recording == nil else { return false }
         switch change {
         case .save: pendingDepth += 1
         case .restore:
@@ -259,6 +300,32 @@ public final class DrawingContext {
         pango_cairo_show_layout(cr, layout.layout)
         cairo_restore(cr)
         check("pango_cairo_show_layout")
+    }
+
+    /// Ends a cropping context's drawing: the bitmap of the box around the pixels the drawing marked, and
+    /// where that box sits in the full size; nil when nothing marked a pixel. Its pixels are those the same
+    /// drawing makes in a bitmap of the full size (text, images and shapes; under a rounded clip, the
+    /// antialiased edge of a translucent shape may come out 1 apart in a channel, as cairo replays a
+    /// recording through an image of its own). Calls `cairo_recording_surface_ink_extents`, then replays
+    /// the recording into the bitmap (`cairo_set_source_surface`, `cairo_paint`).
+    public func finishCropping() -> (bitmap: Bitmap, x: Int, y: Int)? {
+        guard let cropping else { preconditionFailure("DrawingContext.finishCropping: not a cropping context") }
+        guard let recording else { return nil }
+        var (x, y, width, height) = (0.0, 0.0, 0.0, 0.0)
+        cairo_recording_surface_ink_extents(recording.surface, &x, &y, &width, &height)
+        let minX = max(0, Int((x).rounded(.down))), minY = max(0, Int((y).rounded(.down)))
+        let maxX = min(cropping.width, Int((x + width).rounded(.up)))
+        let maxY = min(cropping.height, Int((y + height).rounded(.up)))
+        guard maxX > minX, maxY > minY else { return nil }
+        let bitmap = cropping.make(maxX - minX, maxY - minY)
+        let replay = cairo_create(bitmap.surface)!
+        defer { cairo_destroy(replay) }
+        cairo_set_source_surface(replay, recording.surface, Double(-minX), Double(-minY))
+        cairo_paint(replay)
+        let status = cairo_status(replay)
+        if status != CAIRO_STATUS_SUCCESS { fatalError("cairo_paint: \(String(cString: cairo_status_to_string(status)!))") }
+        cairo_surface_flush(bitmap.surface)
+        return (bitmap, minX, minY)
     }
 
     /// Finishes pending drawing so the pixels can be read (nothing to do without a bitmap yet). Calls

@@ -76,6 +76,9 @@ public final class Compositor: WindowChangeObserver {
     /// Whether a scroll moves what stays in view instead of painting it again. Off only to prove in tests
     /// that it changes nothing.
     public var isScrollCopyEnabled = true
+    /// Whether a view's cache holds only the box around what its `draw(_:)` marked. Off only to prove in
+    /// tests that it changes nothing.
+    public var isCacheCroppingEnabled = true
     /// How many buffers' worth of damage to remember; an older buffer is repainted whole.
     static let damageRingLength = 4
     private static let log = Logger(label: "kiosk.compositor")
@@ -172,7 +175,13 @@ public final class Compositor: WindowChangeObserver {
         guard screen.isConnected, needsTicks(screen) else { return }
         let state = state(for: screen)
         guard state.tickTimer == nil, !state.inFlight else { return }
-        let deadline = max(application.clock.now, (state.lastTick ?? -.infinity) + refreshPeriod(of: screen))
+        let (now, period) = (application.clock.now, refreshPeriod(of: screen))
+        var deadline = max(now, (state.lastTick ?? -.infinity) + period)
+        if let last = state.lastTick, now > last + period, now < last + 3 * period {
+            // A frame that took longer than a period: the next tick keeps to the refresh's beat, as a
+            // display shows a late frame at its next refresh, instead of following at once.
+            deadline = last + period * ((now - last) / period).rounded(.up)
+        }
         state.tickTimer = application.clock.schedule(at: deadline) { [weak self, weak screen] in
             guard let self, let screen, let state = self.states[ObjectIdentifier(screen)] else { return }
             state.tickTimer = nil
@@ -499,12 +508,28 @@ public final class Compositor: WindowChangeObserver {
         if !content.isEmpty {
             let contentIsOpaque = view.isOpaque || content.isOpaqueFill
             let opaque = alpha >= 1 && transform == nil && contentIsOpaque
+            // A cache cropped to what the view drew lands where that part of the view is.
+            var (layerRect, layerTransform, layerSize) = (rect, transform, model.size)
+            if case .bitmap(let bitmap) = content, view.rendering.isCropped {
+                let origin = view.rendering.origin
+                layerSize = Size(width: Double(bitmap.width), height: Double(bitmap.height))
+                if let transform {
+                    layerTransform = AffineTransform(translationX: Double(origin.width), y: Double(origin.height)).concatenating(transform)
+                    // Filtering spreads the cache's edge pixels up to a pixel beyond its box; the whole cache's
+                    // box (`rect`) had room for that, and is the bound.
+                    layerRect = PixelRect(enclosing: Rect(size: layerSize).applying(layerTransform!).insetBy(dx: -1, dy: -1))
+                        .intersection(rect)
+                } else {
+                    layerRect = PixelRect(
+                        x: rect.x + origin.width, y: rect.y + origin.height, width: Int32(bitmap.width), height: Int32(bitmap.height))
+                }
+            }
             layers.append(
                 Layer(
-                    view: view, content: content, size: model.size, contentIsOpaque: contentIsOpaque,
+                    view: view, content: content, size: layerSize, contentIsOpaque: contentIsOpaque,
                     placement: Placement(
-                        rect: rect, clip: clip, alpha: alpha, content: content.identity,
-                        index: layers.count, opaque: opaque, transform: transform)))
+                        rect: layerRect, clip: clip, alpha: alpha, content: content.identity,
+                        index: layers.count, opaque: opaque, transform: layerTransform)))
         }
         guard !view.subviews.isEmpty else { return }
         var childClip = clip
@@ -535,7 +560,7 @@ public final class Compositor: WindowChangeObserver {
     ) -> LayerContent {
         let dirty = view.takeDirtyRect()
         var sizeChanged = false
-        if let cache = view.rendering.cache { sizeChanged = cache.width != Int(size.width) || cache.height != Int(size.height) }
+        if view.rendering.cache != nil { sizeChanged = view.rendering.drawnSize != PixelSize(size) }
         // Most views are clean in most frames (a scroll moves 100 of them): their content is read in place,
         // without copying the layer state out and back (a retain and release of the cache per copy).
         if dirty.isNull, !sizeChanged, view.rendering.isValid { return view.rendering.content }
@@ -549,9 +574,20 @@ public final class Compositor: WindowChangeObserver {
             return .none
         }
         var redraw = dirty.isNull ? view.bounds : dirty
-        let fresh = layer.cache == nil || sizeChanged || !layer.isValid
+        let whole = dirty.isNull || dirty.contains(view.bounds)
+        if layer.isCropped, !whole {
+            // A view that redraws parts of itself (a canvas) keeps a cache of its whole size from now on,
+            // so that each part is drawn alone.
+            layer.drawsInParts = true
+        }
+        let croppable =
+            isCacheCroppingEnabled && view.borderWidth <= 0 && view.cornerRadius <= 0 && !view.isOpaque && !layer.drawsInParts
+        // A cache cropped to what was drawn has no room for a change elsewhere: it is drawn anew, as is a
+        // view drawn whole that can be cropped.
+        let fresh = layer.cache == nil || sizeChanged || !layer.isValid || layer.isCropped || (whole && croppable)
         if fresh {
             layer.cache = nil
+            layer.origin = PixelSize(width: 0, height: 0)
             redraw = view.bounds
         }
         // Dirty rect in the cache's pixels (the cache's origin is the bounds' origin).
@@ -580,9 +616,15 @@ public final class Compositor: WindowChangeObserver {
         } else {
             let (width, height) = (Int(size.width), Int(size.height))
             let make = { Bitmap(width: width, height: height, format: .argb32Premultiplied) }
-            if view.borderWidth <= 0 && cornerRadius <= 0 {
-                // The bitmap is made only if draw(_:) draws something: a view that only has a background
-                // colour (a window, a container the size of the screen) is filled straight into the frame.
+            if croppable {
+                // The bitmap is made only if draw(_:) draws something, and only as large as what it
+                // marks: a view that only has a background colour (a window, a container the size of the
+                // screen) is filled straight into the frame, and a label the width of the screen caches
+                // the box around its text.
+                context = DrawingContext(
+                    croppingTo: width, height: height,
+                    make: { Bitmap(width: $0, height: $1, format: .argb32Premultiplied) }, prepare: prepare)
+            } else if view.borderWidth <= 0 && cornerRadius <= 0 {
                 context = DrawingContext(makingBitmapOnFirstDrawing: make, prepare: prepare)
             } else {
                 context = DrawingContext(bitmap: make())
@@ -599,16 +641,27 @@ public final class Compositor: WindowChangeObserver {
         if view.borderWidth > 0 {
             context.strokeRoundedRect(full, radius: cornerRadius, lineWidth: view.borderWidth, color: view.borderColor)
         }
-        guard context.hasBitmap else {
+        var cropped: (bitmap: Bitmap, x: Int, y: Int)?
+        if layer.cache == nil, context.isCropping {
+            cropped = context.finishCropping()
+        }
+        guard context.hasBitmap || cropped != nil else {
             layer.content = background.map { .fill($0) } ?? .none
             layer.isValid = true
+            layer.drawnSize = PixelSize(size)
             damage.formUnion(clipped(rect, to: clip))
             return layer.content
         }
         context.flush()
-        layer.cache = context.bitmap
+        layer.drawnSize = PixelSize(size)
+        if let cropped {
+            layer.cache = cropped.bitmap
+            layer.origin = PixelSize(width: Int32(cropped.x), height: Int32(cropped.y))
+        } else {
+            layer.cache = context.bitmap
+        }
         layer.isValid = true
-        layer.content = .bitmap(context.bitmap)
+        layer.content = .bitmap(layer.cache!)
         let dirtyOnScreen =
             transform.map { PixelRect(enclosing: local.applying($0)) }
             ?? PixelRect(
@@ -723,6 +776,35 @@ struct LayerState {
     var content: LayerContent = .none
     /// False until the first render, and after anything that invalidates the whole cache.
     var isValid = false
+    /// The view's size in pixels when the cache was drawn.
+    var drawnSize = PixelSize(width: 0, height: 0)
+    /// Where the cache's top-left pixel sits in the view's content: (0, 0) unless the cache was cropped to
+    /// what `draw(_:)` marked.
+    var origin = PixelSize(width: 0, height: 0)
+    /// The view redrew a part of itself while its cache was cropped: its caches are the whole size since.
+    var drawsInParts = false
+
+    /// Whether the cache holds only a part of the view (the box around what its drawing marked).
+    var isCropped: Bool {
+        guard let cache else { return false }
+        return origin.width != 0 || origin.height != 0 || Int32(cache.width) != drawnSize.width
+            || Int32(cache.height) != drawnSize.height
+    }
+}
+
+/// A size or an offset in whole pixels.
+struct PixelSize: Equatable {
+    var width: Int32
+    var height: Int32
+
+    init(width: Int32, height: Int32) {
+        self.width = width
+        self.height = height
+    }
+
+    init(_ size: (width: Int32, height: Int32)) {
+        self.init(width: size.width, height: size.height)
+    }
 }
 
 enum LayerContent {

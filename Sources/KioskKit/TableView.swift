@@ -449,15 +449,22 @@ open class TableViewCell: View {
     public var accessoryType: AccessoryType = .none {
         didSet { if accessoryType != oldValue { updateAccessory() } }
     }
-    public var selectionStyle: SelectionStyle = .default
-    /// Drawn while pressed.
+    public var selectionStyle: SelectionStyle = .default {
+        didSet { updateHighlight() }
+    }
+    /// Shown while pressed.
     public var isHighlighted = false {
-        didSet { if isHighlighted != oldValue { setNeedsDisplay() } }
+        didSet { updateHighlight() }
     }
-    /// Drawn while the row is the table's selection.
+    /// Shown while the row is the table's selection.
     public var isSelected = false {
-        didSet { if isSelected != oldValue { setNeedsDisplay() } }
+        didSet { updateHighlight() }
     }
+    /// The highlight's grey over the whole cell, and the separator, one pixel along the bottom inset like
+    /// the text: views of one colour each (as UIKit's selected background and separator views), which the
+    /// compositor fills without a bitmap, so a cell costs no memory for its pixels.
+    private let highlightView = View()
+    private let separatorView = View()
 
     /// UIKit's cell highlight and separator greys.
     static let highlightColor = Color(rgb: 0xD1D1D6)
@@ -483,8 +490,19 @@ open class TableViewCell: View {
         accessoryLabel.font = .system(size: 24)
         accessoryLabel.textAlignment = .center
         accessoryLabel.isHidden = true
+        highlightView.backgroundColor = Self.highlightColor
+        highlightView.isHidden = true
+        separatorView.backgroundColor = Self.separatorColor
+        for view in [highlightView, separatorView] {
+            view.isUserInteractionEnabled = false
+            addSubview(view)
+        }
         addSubview(contentView)
         addSubview(accessoryLabel)
+    }
+
+    private func updateHighlight() {
+        highlightView.isHidden = selectionStyle == .none || !(isHighlighted || isSelected)
     }
 
     /// Called before the cell is handed out again by `dequeueReusableCell`: clear what the last row set.
@@ -509,6 +527,8 @@ open class TableViewCell: View {
     override open func layoutSubviews() {
         super.layoutSubviews()
         let accessoryWidth = accessoryType == .none ? 0.0 : 36.0
+        highlightView.frame = Rect(x: 0, y: 0, width: bounds.width, height: bounds.height)
+        separatorView.frame = Rect(x: 16, y: bounds.height - 1, width: max(bounds.width - 16, 0), height: 1)
         contentView.frame = Rect(x: 0, y: 0, width: max(bounds.width - accessoryWidth, 0), height: bounds.height)
         accessoryLabel.frame = Rect(x: bounds.width - accessoryWidth - 4, y: 0, width: accessoryWidth, height: bounds.height)
         let width = max(contentView.bounds.width - 32, 0), height = bounds.height
@@ -524,12 +544,4 @@ open class TableViewCell: View {
         }
     }
 
-    override open func draw(_ rect: Rect) {
-        guard let context = DrawingContext.current else { return }
-        if selectionStyle != .none, isHighlighted || isSelected {
-            context.fill(bounds, color: Self.highlightColor)
-        }
-        // The separator: one pixel along the bottom, inset like the text.
-        context.fill(Rect(x: bounds.minX + 16, y: bounds.maxY - 1, width: max(bounds.width - 16, 0), height: 1), color: Self.separatorColor)
-    }
 }

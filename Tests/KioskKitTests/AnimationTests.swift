@@ -456,6 +456,21 @@ struct DisplayLinkTests {
         link.invalidate()
     }
 
+    @Test func aFrameLaterThanAPeriodIsFollowedOnTheNextBeat() {
+        // Without vblank times, a frame that lands 1.4 periods after its tick is followed by a tick at 2
+        // periods, on the beat the timer kept, not at once.
+        let (bed, link, stamps) = AnimationBed.withMovingLink()
+        bed.advance(by: 0)
+        bed.advance(by: bed.period * 1.4)
+        bed.compositor.framePresented(on: bed.screen)
+        #expect(stamps.values == [100])
+        bed.advance(by: bed.period * 0.59)
+        #expect(stamps.values == [100])
+        bed.advance(by: bed.period * 0.02)
+        #expect(stamps.values.count == 2 && abs(stamps.values[1] - 100 - 2 * bed.period) < 1e-9)
+        link.invalidate()
+    }
+
     @Test func framesLockOntoTheVblanksAfterATimerTick() {
         // The first tick comes at no particular phase of the display's refresh (here from a change at
         // 100); its frame lands at the next vblank, 0.3 period later. That vblank is the next tick, and from

@@ -38,6 +38,8 @@
     F(cairo_pattern_set_extend) \
     F(cairo_pattern_set_filter) \
     F(cairo_rectangle) \
+    F(cairo_recording_surface_create) \
+    F(cairo_recording_surface_ink_extents) \
     F(cairo_restore) \
     F(cairo_save) \
     F(cairo_scale) \
