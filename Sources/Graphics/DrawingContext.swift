@@ -313,7 +313,7 @@ public final class DrawingContext {
         guard let recording else { return nil }
         var (x, y, width, height) = (0.0, 0.0, 0.0, 0.0)
         cairo_recording_surface_ink_extents(recording.surface, &x, &y, &width, &height)
-        let minX = max(0, Int((x).rounded(.down))), minY = max(0, Int((y).rounded(.down)))
+        let minX = max(0, Int(x.rounded(.down))), minY = max(0, Int(y.rounded(.down)))
         let maxX = min(cropping.width, Int((x + width).rounded(.up)))
         let maxY = min(cropping.height, Int((y + height).rounded(.up)))
         guard maxX > minX, maxY > minY else { return nil }
@@ -322,8 +322,7 @@ public final class DrawingContext {
         defer { cairo_destroy(replay) }
         cairo_set_source_surface(replay, recording.surface, Double(-minX), Double(-minY))
         cairo_paint(replay)
-        let status = cairo_status(replay)
-        if status != CAIRO_STATUS_SUCCESS { fatalError("cairo_paint: \(String(cString: cairo_status_to_string(status)!))") }
+        Self.check("cairo_paint", replay)
         cairo_surface_flush(bitmap.surface)
         return (bitmap, minX, minY)
     }
@@ -369,8 +368,11 @@ public final class DrawingContext {
         cairo_close_path(cr)
     }
 
-    /// Traps on a cairo error, naming the call and cairo's text (`cairo_status_to_string`).
-    private func check(_ operation: StaticString) {
+    /// Traps on a cairo error of this context, naming the call and cairo's text (`cairo_status_to_string`).
+    private func check(_ operation: StaticString) { Self.check(operation, cr) }
+
+    /// Traps on an error of the `cairo_t *` `cr`, naming the call and cairo's text.
+    private static func check(_ operation: StaticString, _ cr: OpaquePointer) {
         let status = cairo_status(cr)
         if status != CAIRO_STATUS_SUCCESS {
             fatalError("\(operation): \(String(cString: cairo_status_to_string(status)!))")

@@ -514,14 +514,12 @@ public final class Compositor: WindowChangeObserver {
                 let origin = view.rendering.origin
                 layerSize = Size(width: Double(bitmap.width), height: Double(bitmap.height))
                 if let transform {
-                    layerTransform = AffineTransform(translationX: Double(origin.width), y: Double(origin.height)).concatenating(transform)
-                    // Filtering spreads the cache's edge pixels up to a pixel beyond its box; the whole cache's
-                    // box (`rect`) had room for that, and is the bound.
-                    layerRect = PixelRect(enclosing: Rect(size: layerSize).applying(layerTransform!).insetBy(dx: -1, dy: -1))
-                        .intersection(rect)
+                    let cropToScreen = AffineTransform(translationX: Double(origin.x), y: Double(origin.y)).concatenating(transform)
+                    layerTransform = cropToScreen
+                    layerRect = PixelRect(enclosing: Rect(size: layerSize).applying(cropToScreen))
                 } else {
                     layerRect = PixelRect(
-                        x: rect.x + origin.width, y: rect.y + origin.height, width: Int32(bitmap.width), height: Int32(bitmap.height))
+                        x: rect.x + origin.x, y: rect.y + origin.y, width: Int32(bitmap.width), height: Int32(bitmap.height))
                 }
             }
             layers.append(
@@ -580,14 +578,14 @@ public final class Compositor: WindowChangeObserver {
             // so that each part is drawn alone.
             layer.drawsInParts = true
         }
-        let croppable =
-            isCacheCroppingEnabled && view.borderWidth <= 0 && view.cornerRadius <= 0 && !view.isOpaque && !layer.drawsInParts
+        let squareAndBorderless = view.borderWidth <= 0 && view.cornerRadius <= 0
+        let croppable = isCacheCroppingEnabled && squareAndBorderless && !view.isOpaque && !layer.drawsInParts
         // A cache cropped to what was drawn has no room for a change elsewhere: it is drawn anew, as is a
         // view drawn whole that can be cropped.
         let fresh = layer.cache == nil || sizeChanged || !layer.isValid || layer.isCropped || (whole && croppable)
         if fresh {
             layer.cache = nil
-            layer.origin = PixelSize(width: 0, height: 0)
+            layer.origin = (0, 0)
             redraw = view.bounds
         }
         // Dirty rect in the cache's pixels (the cache's origin is the bounds' origin).
@@ -624,7 +622,7 @@ public final class Compositor: WindowChangeObserver {
                 context = DrawingContext(
                     croppingTo: width, height: height,
                     make: { Bitmap(width: $0, height: $1, format: .argb32Premultiplied) }, prepare: prepare)
-            } else if view.borderWidth <= 0 && cornerRadius <= 0 {
+            } else if squareAndBorderless {
                 context = DrawingContext(makingBitmapOnFirstDrawing: make, prepare: prepare)
             } else {
                 context = DrawingContext(bitmap: make())
@@ -641,22 +639,18 @@ public final class Compositor: WindowChangeObserver {
         if view.borderWidth > 0 {
             context.strokeRoundedRect(full, radius: cornerRadius, lineWidth: view.borderWidth, color: view.borderColor)
         }
-        var cropped: (bitmap: Bitmap, x: Int, y: Int)?
-        if layer.cache == nil, context.isCropping {
-            cropped = context.finishCropping()
-        }
+        let cropped = context.isCropping ? context.finishCropping() : nil
+        layer.drawnSize = PixelSize(size)
         guard context.hasBitmap || cropped != nil else {
             layer.content = background.map { .fill($0) } ?? .none
             layer.isValid = true
-            layer.drawnSize = PixelSize(size)
             damage.formUnion(clipped(rect, to: clip))
             return layer.content
         }
         context.flush()
-        layer.drawnSize = PixelSize(size)
         if let cropped {
             layer.cache = cropped.bitmap
-            layer.origin = PixelSize(width: Int32(cropped.x), height: Int32(cropped.y))
+            layer.origin = (Int32(cropped.x), Int32(cropped.y))
         } else {
             layer.cache = context.bitmap
         }
@@ -780,19 +774,18 @@ struct LayerState {
     var drawnSize = PixelSize(width: 0, height: 0)
     /// Where the cache's top-left pixel sits in the view's content: (0, 0) unless the cache was cropped to
     /// what `draw(_:)` marked.
-    var origin = PixelSize(width: 0, height: 0)
+    var origin: (x: Int32, y: Int32) = (0, 0)
     /// The view redrew a part of itself while its cache was cropped: its caches are the whole size since.
     var drawsInParts = false
 
     /// Whether the cache holds only a part of the view (the box around what its drawing marked).
     var isCropped: Bool {
         guard let cache else { return false }
-        return origin.width != 0 || origin.height != 0 || Int32(cache.width) != drawnSize.width
-            || Int32(cache.height) != drawnSize.height
+        return origin != (0, 0) || PixelSize(width: Int32(cache.width), height: Int32(cache.height)) != drawnSize
     }
 }
 
-/// A size or an offset in whole pixels.
+/// A size in whole pixels.
 struct PixelSize: Equatable {
     var width: Int32
     var height: Int32

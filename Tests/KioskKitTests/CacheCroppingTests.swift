@@ -74,8 +74,8 @@ struct CacheCroppingTests {
         r.render()
         let cache = left.rendering.cache.map { ($0.width, $0.height) } ?? (0, 0)
         #expect(cache.0 > 0 && cache.0 < 60 && cache.1 < 30, "\(cache)")
-        #expect(left.rendering.origin.width <= 2)
-        #expect(right.rendering.origin.width > 200)
+        #expect(left.rendering.origin.x <= 2)
+        #expect(right.rendering.origin.x > 200)
         let (cropped, whole) = Self.framesCroppedAndWhole(r, [main])
         #expect(samePixels(cropped, whole))
         // A new text is drawn anew, in a box of its own size.
