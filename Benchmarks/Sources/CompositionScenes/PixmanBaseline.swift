@@ -32,6 +32,26 @@ final class PixelBuffer {
         }
     }
 
+    /// What the compositor caches for a view that `draw` paints and whose cache it crops (square corners,
+    /// no border, not `isOpaque`): the drawing recorded in a `width` x `height`
+    /// `DrawingContext(croppingTo:height:make:prepare:)` and replayed into a bitmap of the box around what
+    /// it marks (`finishCropping`), and where that box sits in the view.
+    static func cropped(width: Int, height: Int, drawnBy draw: (DrawingContext, Rect) -> Void) -> (buffer: PixelBuffer, x: Int, y: Int) {
+        let context = DrawingContext(
+            croppingTo: width, height: height, make: { Bitmap(width: $0, height: $1, format: .argb32Premultiplied) },
+            prepare: { _ in })
+        draw(context, Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        guard let box = context.finishCropping() else { fatalError("the cropped drawing marked nothing") }
+        let buffer = PixelBuffer(width: box.bitmap.width, height: box.bitmap.height)
+        box.bitmap.withUnsafeBytes { bytes in
+            for row in 0..<buffer.height {
+                (buffer.data + row * buffer.stride).copyMemory(
+                    from: bytes.baseAddress! + row * box.bitmap.stride, byteCount: buffer.width * 4)
+            }
+        }
+        return (buffer, box.x, box.y)
+    }
+
     deinit { free(data) }
 
     /// How many pixels differ in colour from `frame` (an XRGB bitmap of the same size; the undefined top
@@ -65,12 +85,15 @@ final class PixelBuffer {
 /// The raw-pixman baseline: the scene's three layers composited with `pixman_image_composite32` into an
 /// x8r8g8b8 1920x1080 image, exactly the operations the compositor asks pixman for in a full frame:
 /// the opaque background with SRC (a8r8g8b8 → x8r8g8b8), the 1920x40 status bar with OVER at (0, 0), the
-/// 600x300 alert with OVER at (660, 390). The layers hold the same pixels as the scene's view caches
-/// (drawn by the same `ScenePainter` functions).
+/// 600x300 alert with OVER at (660, 390). The layers hold the same pixels as the scene's view caches:
+/// drawn by the same `ScenePainter` functions, the status bar's and the alert's recorded and replayed into
+/// the box around what they mark, as the compositor crops those two views' caches (each marks its whole
+/// rect: the alert's rounded corners come out as the compositor's, 1 apart in a channel on 4 pixels from a
+/// direct drawing).
 public final class PixmanBaseline {
     private let background: PixelBuffer
-    private let statusBar: PixelBuffer
-    private let alert: PixelBuffer
+    private let statusBar: (buffer: PixelBuffer, x: Int, y: Int)
+    private let alert: (buffer: PixelBuffer, x: Int, y: Int)
     private let shadow: PixelBuffer
     private let output: PixelBuffer
     private let backgroundImage: OpaquePointer
@@ -84,17 +107,17 @@ public final class PixmanBaseline {
         background = PixelBuffer(width: w, height: h) { context, bounds in
             ScenePainter.drawBackground(in: context, bounds: bounds, dirty: bounds)
         }
-        statusBar = PixelBuffer(width: Int(SceneGeometry.statusBarRect.width), height: Int(SceneGeometry.statusBarRect.height)) {
+        statusBar = PixelBuffer.cropped(width: Int(SceneGeometry.statusBarRect.width), height: Int(SceneGeometry.statusBarRect.height)) {
             ScenePainter.drawStatusBar(in: $0, bounds: $1)
         }
-        alert = PixelBuffer(width: Int(SceneGeometry.alertRect.width), height: Int(SceneGeometry.alertRect.height)) {
+        alert = PixelBuffer.cropped(width: Int(SceneGeometry.alertRect.width), height: Int(SceneGeometry.alertRect.height)) {
             ScenePainter.drawAlert(in: $0, bounds: $1)
         }
         shadow = PixelBuffer(width: w, height: h)
         output = PixelBuffer(width: w, height: h)
         backgroundImage = background.makeImage(PIXMAN_a8r8g8b8)
-        statusBarImage = statusBar.makeImage(PIXMAN_a8r8g8b8)
-        alertImage = alert.makeImage(PIXMAN_a8r8g8b8)
+        statusBarImage = statusBar.buffer.makeImage(PIXMAN_a8r8g8b8)
+        alertImage = alert.buffer.makeImage(PIXMAN_a8r8g8b8)
         shadowImage = shadow.makeImage(PIXMAN_x8r8g8b8)
         outputImage = output.makeImage(PIXMAN_x8r8g8b8)
     }
@@ -107,14 +130,13 @@ public final class PixmanBaseline {
     public func compositeLayers() {
         let w = Int32(SceneGeometry.width), h = Int32(SceneGeometry.height)
         pixman_image_composite32(PIXMAN_OP_SRC, backgroundImage, nil, shadowImage, 0, 0, 0, 0, 0, 0, w, h)
-        let bar = SceneGeometry.statusBarRect
-        pixman_image_composite32(
-            PIXMAN_OP_OVER, statusBarImage, nil, shadowImage, 0, 0, 0, 0,
-            Int32(bar.minX), Int32(bar.minY), Int32(bar.width), Int32(bar.height))
-        let alert = SceneGeometry.alertRect
-        pixman_image_composite32(
-            PIXMAN_OP_OVER, alertImage, nil, shadowImage, 0, 0, 0, 0,
-            Int32(alert.minX), Int32(alert.minY), Int32(alert.width), Int32(alert.height))
+        for (layer, image, rect) in [
+            (statusBar, statusBarImage, SceneGeometry.statusBarRect), (alert, alertImage, SceneGeometry.alertRect),
+        ] {
+            pixman_image_composite32(
+                PIXMAN_OP_OVER, image, nil, shadowImage, 0, 0, 0, 0, Int32(rect.minX) + Int32(layer.x),
+                Int32(rect.minY) + Int32(layer.y), Int32(layer.buffer.width), Int32(layer.buffer.height))
+        }
     }
 
     /// The three layers, then the whole image copied (pixman SRC) into a second x8r8g8b8 image: the same

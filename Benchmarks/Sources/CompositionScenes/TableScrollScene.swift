@@ -5,8 +5,9 @@ import KioskKit
 /// `TableViewCell`s with text in `textLabel`. One iteration moves the content by a few points, as one frame
 /// of momentum does, and composes the frame. The offsets alternate between 0 and 4: rows 0...24 are in view
 /// at both (row 24 spans 1056-1100, row 25 starts at 1100, below 1080 + 4), so no row comes into view, no
-/// cell is reused or redrawn, and the frame only moves cached content: each cell's white background and
-/// separator (opaque, SRC) and each label's text (translucent, OVER), 25 of each, covering the screen.
+/// cell is reused or redrawn, and the frame only moves what is there: each cell's white and separator
+/// (views of one colour, filled) and each label's text (its cache cropped to the text, OVER), 25 of each,
+/// the cells covering the screen.
 public enum TableScroll {
     public static let rowCount = 10_000
     public static let rowHeight = 44.0
@@ -137,25 +138,34 @@ public final class TableScrollScene {
     }
 }
 
-/// Raw pixman compositing what the compositor composites for the same frame: the cached content of the
-/// 25 rows in view, each cell's 1920x44 background and separator with `PIXMAN_OP_SRC` (a8r8g8b8 →
-/// x8r8g8b8, the cell is opaque) and each label's 1888x44 text with `PIXMAN_OP_OVER`, at the same
-/// positions (clipped to the screen: row 0 starts 4 px above it at offset 4, row 24 ends 16-20 px below
-/// it), back to front in the compositor's order (the table inserts each new cell at the back, so row 24
-/// comes first), into an x8r8g8b8 1920x1080 image. The caches are drawn by the same code: a real
-/// `TableViewCell` per row laid out at the table's width, its `draw(_:)` over its white background and its
-/// `textLabel`'s `draw(_:)`. The scanout variant adds one SRC copy of the image into a second one.
+/// Raw pixman compositing what the compositor composites for the same frame: per row in view (25), the
+/// cell's white background filled over its 1920x44 and its separator's grey over its 1904x1
+/// (`pixman_image_fill_boxes`, `PIXMAN_OP_SRC`: a cell and its separator are views of one colour, which
+/// the compositor fills without a bitmap), then the label's text with `PIXMAN_OP_OVER` from a bitmap of the
+/// box around it (the compositor crops a label's cache to what its `draw(_:)` marks: 248-281x16 of
+/// 1888x44), at the same positions (clipped to the screen: row 0 starts 4 px above it at offset 4, row 24
+/// ends 16-20 px below it), back to front in the compositor's order (the table inserts each new cell at
+/// the back, so row 24 comes first), into an x8r8g8b8 1920x1080 image. The text is drawn by the same code
+/// (a real `TableViewCell` per row laid out at the table's width, its `textLabel`'s `draw(_:)`), recorded
+/// and replayed into its box as the compositor does (`PixelBuffer.cropped`). The scanout variant adds one
+/// SRC copy of the image into a second one.
 public final class TableScrollBaseline {
+    /// A rectangle of one colour in a cell, in the cell's pixels.
+    private struct Fill {
+        let x: Int32, y: Int32, width: Int32, height: Int32
+        let color: pixman_color_t
+    }
+
     private struct Row {
-        let cell: PixelBuffer
+        /// The cell's background first, then its other views of one colour, back to front.
+        let fills: [Fill]
         let label: PixelBuffer
-        let cellImage: OpaquePointer
         let labelImage: OpaquePointer
+        /// Where the label's box sits in the cell.
+        let labelOrigin: (x: Int32, y: Int32)
     }
 
     private let rows: [Row]
-    /// Where a label sits in its cell.
-    private let labelOrigin: (x: Int32, y: Int32)
     private let shadow = PixelBuffer(width: SceneGeometry.width, height: SceneGeometry.height)
     private let output = PixelBuffer(width: SceneGeometry.width, height: SceneGeometry.height)
     private let shadowImage: OpaquePointer
@@ -164,39 +174,45 @@ public final class TableScrollBaseline {
 
     @MainActor
     public init() {
-        var origin: (x: Int32, y: Int32) = (0, 0)
         rows = TableScroll.visibleRows.map { row in
             let cell = TableViewCell(style: .default, reuseIdentifier: nil)
             cell.frame = Rect(x: 0, y: 0, width: SceneGeometry.screenRect.width, height: TableScroll.rowHeight)
             cell.textLabel.text = TableScroll.text(row: row)
             cell.layoutIfNeeded()
+            // The cell's views of one colour (its background, the separator; the highlight is hidden), as
+            // the compositor fills them: opaque colours, replaced (SRC).
+            let filled = [cell] + cell.subviews.filter { !$0.isHidden && $0.backgroundColor != nil }
+            let fills = filled.map { view in
+                let frame = view === cell ? cell.bounds : view.frame
+                return Fill(
+                    x: Int32(frame.minX), y: Int32(frame.minY), width: Int32(frame.width), height: Int32(frame.height),
+                    color: Self.pixmanColor(view.backgroundColor!))
+            }
             let label = cell.textLabel
+            // The label's text as the compositor caches it: recorded, then replayed into the box it marks.
+            let (labelPixels, x, y) = PixelBuffer.cropped(width: Int(label.bounds.width), height: Int(label.bounds.height)) {
+                Self.draw(label, in: $0, bounds: $1)
+            }
             // The label's frame in the cell (its superview, the content view, fills the cell).
-            origin = (Int32(label.frame.minX), Int32(label.frame.minY))
-            // As the compositor renders a view: its background colour, then its `draw(_:)`.
-            let cellPixels = PixelBuffer(width: Int(cell.bounds.width), height: Int(cell.bounds.height)) { context, bounds in
-                if let background = cell.backgroundColor { context.fill(bounds, color: background) }
-                Self.draw(cell, in: context, bounds: bounds)
-            }
-            let labelPixels = PixelBuffer(width: Int(label.bounds.width), height: Int(label.bounds.height)) { context, bounds in
-                Self.draw(label, in: context, bounds: bounds)
-            }
             return Row(
-                cell: cellPixels, label: labelPixels, cellImage: cellPixels.makeImage(PIXMAN_a8r8g8b8),
-                labelImage: labelPixels.makeImage(PIXMAN_a8r8g8b8))
+                fills: fills, label: labelPixels, labelImage: labelPixels.makeImage(PIXMAN_a8r8g8b8),
+                labelOrigin: (Int32(label.frame.minX) + Int32(x), Int32(label.frame.minY) + Int32(y)))
         }
-        labelOrigin = origin
         shadowImage = shadow.makeImage(PIXMAN_x8r8g8b8)
         outputImage = output.makeImage(PIXMAN_x8r8g8b8)
     }
 
     deinit {
-        for row in rows {
-            pixman_image_unref(row.cellImage)
-            pixman_image_unref(row.labelImage)
-        }
+        for row in rows { pixman_image_unref(row.labelImage) }
         pixman_image_unref(shadowImage)
         pixman_image_unref(outputImage)
+    }
+
+    /// An opaque colour as the compositor fills it (cairo's rounding, `UInt16(c * 65535 + 0.5)`).
+    private static func pixmanColor(_ color: Color) -> pixman_color_t {
+        precondition(color.isOpaque, "the scene's cells are opaque")
+        func short(_ value: Double) -> UInt16 { UInt16(value * 65535 + 0.5) }
+        return pixman_color_t(red: short(color.red), green: short(color.green), blue: short(color.blue), alpha: 0xFFFF)
     }
 
     @MainActor
@@ -222,17 +238,28 @@ public final class TableScrollBaseline {
             Int32(SceneGeometry.width), Int32(SceneGeometry.height))
     }
 
-    /// The rows in view at content offset `offset`: per row, back to front, the cell with SRC and its label
-    /// with OVER. Calls `pixman_image_composite32` 50 times.
+    /// The rows in view at content offset `offset`: per row, back to front, the cell's fills (SRC) and its
+    /// label (OVER). Calls `pixman_image_fill_boxes` 50 times and `pixman_image_composite32` 25 times.
     public func compose(offset: Double) {
         for row in TableScroll.visibleRows.reversed() {
             let top = Int32((Double(row) * TableScroll.rowHeight - offset).rounded())
-            let cell = rows[row].cell, label = rows[row].label
-            composite(PIXMAN_OP_SRC, rows[row].cellImage, x: 0, y: top, width: cell.width, height: cell.height)
+            for fill in rows[row].fills {
+                self.fill(fill.color, x: fill.x, y: top + fill.y, width: fill.width, height: fill.height)
+            }
+            let label = rows[row].label, origin = rows[row].labelOrigin
             composite(
-                PIXMAN_OP_OVER, rows[row].labelImage, x: labelOrigin.x, y: top + labelOrigin.y, width: label.width,
-                height: label.height)
+                PIXMAN_OP_OVER, rows[row].labelImage, x: origin.x, y: top + origin.y, width: label.width, height: label.height)
         }
+    }
+
+    /// A rectangle with its top left at (`x`, `y`) filled with `color` (SRC), clipped to the screen.
+    private func fill(_ color: pixman_color_t, x: Int32, y: Int32, width: Int32, height: Int32) {
+        var box = pixman_box32_t(
+            x1: max(x, 0), y1: max(y, 0), x2: min(x + width, Int32(SceneGeometry.width)),
+            y2: min(y + height, Int32(SceneGeometry.height)))
+        guard box.x2 > box.x1, box.y2 > box.y1 else { return }
+        var color = color
+        _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, shadowImage, &color, 1, &box)
     }
 
     /// `image` (`width` x `height`) with its top left at (`x`, `y`), clipped to the screen.
