@@ -239,7 +239,8 @@ public final class TableScrollBaseline {
     }
 
     /// The rows in view at content offset `offset`: per row, back to front, the cell's fills (SRC) and its
-    /// label (OVER). Calls `pixman_image_fill_boxes` 50 times and `pixman_image_composite32` 25 times.
+    /// label (OVER). Calls `pixman_image_fill_boxes` 49 times (row 24's separator is below the screen) and
+    /// `pixman_image_composite32` 25 times.
     public func compose(offset: Double) {
         for row in TableScroll.visibleRows.reversed() {
             let top = Int32((Double(row) * TableScroll.rowHeight - offset).rounded())
