@@ -119,6 +119,12 @@ public final class Compositor: WindowChangeObserver {
         return image
     }
 
+    /// The frame-clock tick the last frame composed for `screen` was made for (the time its animations
+    /// were advanced from), or nil when a change made it (no animation, no display link). The trace
+    /// writes it with the frame's flip: the gap from one flip to the next frame's tick is the clock's own,
+    /// the rest of a frame's interval is composing and flipping.
+    public func tick(ofLastFrameOn screen: Screen) -> TimeInterval? { states[ObjectIdentifier(screen)]?.frameTick }
+
     /// Whether a frame is waiting for `framePresented(on:)`.
     public func isFrameInFlight(on screen: Screen) -> Bool { states[ObjectIdentifier(screen)]?.inFlight ?? false }
 
@@ -202,7 +208,10 @@ public final class Compositor: WindowChangeObserver {
             link.frame(timestamp: timestamp, target: target, period: period)
         }
         application.animator.advance(to: target, frameOf: screen)
-        if state.needsFrame, !state.inFlight, screen.powerState == .on { composeFrame(on: screen, state: state, reportedDamage: nil) }
+        if state.needsFrame, !state.inFlight, screen.powerState == .on {
+            state.frameTick = timestamp
+            composeFrame(on: screen, state: state, reportedDamage: nil)
+        }
         // No frame went out (nothing changed, or the output showed it at once): what it would have shown
         // counts as shown at its time, and the timer ticks next.
         if !state.inFlight {
@@ -218,6 +227,7 @@ public final class Compositor: WindowChangeObserver {
         for screen in application.connectedScreens {
             let state = state(for: screen)
             guard state.needsFrame, !state.inFlight, screen.powerState == .on else { continue }
+            state.frameTick = nil
             composeFrame(on: screen, state: state, reportedDamage: nil)
         }
     }
@@ -236,7 +246,9 @@ public final class Compositor: WindowChangeObserver {
     /// `damage` (logical pixels), whatever really changed: the "lying damage" check of wlroots and weston,
     /// which proves that nothing outside the damage is ever touched.
     public func composeFrame(on screen: Screen, reportingOnly damage: Region) {
-        composeFrame(on: screen, state: state(for: screen), reportedDamage: damage)
+        let state = state(for: screen)
+        state.frameTick = nil
+        composeFrame(on: screen, state: state, reportedDamage: damage)
     }
 
     private func scheduleFrame(for screen: Screen) {
@@ -904,4 +916,6 @@ final class ScreenState {
     /// The frame clock: the time of the last tick, and the timer for the next when no flip will bring it.
     var lastTick: TimeInterval?
     var tickTimer: FrameTimer?
+    /// The tick the last composed frame was made for; nil when a change made it.
+    var frameTick: TimeInterval?
 }

@@ -66,12 +66,16 @@ struct TraceTests {
         trace.recordFrame(on: Screen.main, number: 1, flip: 1, vblankKnown: true)
         list.contentOffset = Point(x: 0, y: 40)
         trace.recordFrame(on: Screen.main, number: 2, flip: 2, vblankKnown: true)
-        trace.recordFrame(on: Screen.main, number: 3, flip: 3, vblankKnown: true)
+        trace.recordFrame(on: Screen.main, number: 3, flip: 3, vblankKnown: false, tick: 2.9875)
         trace.stop()
         let events = try lines(path).filter { !($0["event"] as! String).hasPrefix("window.") }.map { line in
             "\(line["event"]!) \(line["y"].map { "\($0)" } ?? "")\(line["number"].map { "\($0)" } ?? "")"
         }
         #expect(events == ["scroll 30", "frame 1", "scroll 40", "frame 2", "frame 3"])
+        // A frame a change made has no tick (null); one the frame clock made has the tick's time.
+        let frames = try lines(path).filter { $0["event"] as? String == "frame" }
+        #expect(frames.map { $0["tick"] is NSNull } == [true, true, false])
+        #expect(frames.last?["tick"] as? Double == 2.9875 && frames.last?["vblank"] as? Bool == false)
     }
 
     /// Each press delivered is a `key` line, which says whether it typed and names the keys that stand for
