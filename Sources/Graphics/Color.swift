@@ -46,7 +46,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// The premultiplied 16-bit components cairo and pixman work with (`pixman_color_t`). cairo computes
     /// them as `UInt16(component * alpha * 65535 + 0.5)` (`_cairo_color_double_to_short`), and we use the
     /// same rounding so a colour filled through pixman equals the same colour filled through cairo.
-    var premultipliedShorts: (red: UInt16, green: UInt16, blue: UInt16, alpha: UInt16) {
+    public var premultipliedShorts: (red: UInt16, green: UInt16, blue: UInt16, alpha: UInt16) {
         func short(_ value: Double) -> UInt16 { UInt16(value * 65535 + 0.5) }
         return (short(red * alpha), short(green * alpha), short(blue * alpha), short(alpha))
     }

@@ -209,8 +209,7 @@ public final class Compositor: WindowChangeObserver {
         }
         application.animator.advance(to: target, frameOf: screen)
         if state.needsFrame, !state.inFlight, screen.powerState == .on {
-            state.frameTick = timestamp
-            composeFrame(on: screen, state: state, reportedDamage: nil)
+            composeFrame(on: screen, state: state, reportedDamage: nil, tick: timestamp)
         }
         // No frame went out (nothing changed, or the output showed it at once): what it would have shown
         // counts as shown at its time, and the timer ticks next.
@@ -227,7 +226,6 @@ public final class Compositor: WindowChangeObserver {
         for screen in application.connectedScreens {
             let state = state(for: screen)
             guard state.needsFrame, !state.inFlight, screen.powerState == .on else { continue }
-            state.frameTick = nil
             composeFrame(on: screen, state: state, reportedDamage: nil)
         }
     }
@@ -246,9 +244,7 @@ public final class Compositor: WindowChangeObserver {
     /// `damage` (logical pixels), whatever really changed: the "lying damage" check of wlroots and weston,
     /// which proves that nothing outside the damage is ever touched.
     public func composeFrame(on screen: Screen, reportingOnly damage: Region) {
-        let state = state(for: screen)
-        state.frameTick = nil
-        composeFrame(on: screen, state: state, reportedDamage: damage)
+        composeFrame(on: screen, state: state(for: screen), reportedDamage: damage)
     }
 
     private func scheduleFrame(for screen: Screen) {
@@ -293,8 +289,10 @@ public final class Compositor: WindowChangeObserver {
 
     // MARK: Composing a frame
 
-    private func composeFrame(on screen: Screen, state: ScreenState, reportedDamage: Region?) {
+    /// `tick`: the frame-clock tick the frame is made for; nil when a change makes it.
+    private func composeFrame(on screen: Screen, state: ScreenState, reportedDamage: Region?, tick: TimeInterval? = nil) {
         state.needsFrame = false
+        state.frameTick = tick
         guard screen.isConnected, let mode = screen.currentMode else { return }
         let logical = screen.bounds.size
         let width = Int(logical.width), height = Int(logical.height)
@@ -625,7 +623,8 @@ public final class Compositor: WindowChangeObserver {
             prepare(context)
         } else {
             let (width, height) = (Int(size.width), Int(size.height))
-            let make = { Bitmap(width: width, height: height, format: .argb32Premultiplied) }
+            let makeSized = { Bitmap(width: $0, height: $1, format: .argb32Premultiplied) }
+            let make = { makeSized(width, height) }
             if croppable {
                 // The bitmap is made only if draw(_:) draws something, and only as large as what it
                 // marks: a view that only has a background colour (a window, a container the size of the
@@ -633,7 +632,7 @@ public final class Compositor: WindowChangeObserver {
                 // the box around its text.
                 context = DrawingContext(
                     croppingTo: width, height: height,
-                    make: { Bitmap(width: $0, height: $1, format: .argb32Premultiplied) }, prepare: prepare)
+                    make: makeSized, prepare: prepare)
             } else if squareAndBorderless {
                 context = DrawingContext(makingBitmapOnFirstDrawing: make, prepare: prepare)
             } else {

@@ -20,11 +20,16 @@ final class PixelBuffer {
 
     /// The same pixels as what `draw` paints into a premultiplied ARGB32 bitmap of this size.
     convenience init(width: Int, height: Int, drawnBy draw: (DrawingContext, Rect) -> Void) {
-        self.init(width: width, height: height)
         let bitmap = Bitmap(width: width, height: height, format: .argb32Premultiplied)
         let context = DrawingContext(bitmap: bitmap)
         draw(context, Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         context.flush()
+        self.init(copying: bitmap)
+    }
+
+    /// A copy of `bitmap`'s pixels.
+    convenience init(copying bitmap: Bitmap) {
+        self.init(width: bitmap.width, height: bitmap.height)
         bitmap.withUnsafeBytes { bytes in
             for row in 0..<height {
                 (data + row * stride).copyMemory(from: bytes.baseAddress! + row * bitmap.stride, byteCount: width * 4)
@@ -42,14 +47,7 @@ final class PixelBuffer {
             prepare: { _ in })
         draw(context, Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         guard let box = context.finishCropping() else { fatalError("the cropped drawing marked nothing") }
-        let buffer = PixelBuffer(width: box.bitmap.width, height: box.bitmap.height)
-        box.bitmap.withUnsafeBytes { bytes in
-            for row in 0..<buffer.height {
-                (buffer.data + row * buffer.stride).copyMemory(
-                    from: bytes.baseAddress! + row * box.bitmap.stride, byteCount: buffer.width * 4)
-            }
-        }
-        return (buffer, box.x, box.y)
+        return (PixelBuffer(copying: box.bitmap), box.x, box.y)
     }
 
     deinit { free(data) }

@@ -208,11 +208,11 @@ public final class TableScrollBaseline {
         pixman_image_unref(outputImage)
     }
 
-    /// An opaque colour as the compositor fills it (cairo's rounding, `UInt16(c * 65535 + 0.5)`).
+    /// An opaque colour as the compositor fills it (`Color.premultipliedShorts`, cairo's rounding).
     private static func pixmanColor(_ color: Color) -> pixman_color_t {
         precondition(color.isOpaque, "the scene's cells are opaque")
-        func short(_ value: Double) -> UInt16 { UInt16(value * 65535 + 0.5) }
-        return pixman_color_t(red: short(color.red), green: short(color.green), blue: short(color.blue), alpha: 0xFFFF)
+        let c = color.premultipliedShorts
+        return pixman_color_t(red: c.red, green: c.green, blue: c.blue, alpha: c.alpha)
     }
 
     @MainActor
