@@ -140,6 +140,7 @@ public final class Compositor: WindowChangeObserver {
         guard let state = states[ObjectIdentifier(screen)] else { return }
         presentationObserver?(screen, timestamp)
         state.inFlight = false
+        state.presentsAtVBlank = timestamp != nil
         // Without a vblank time the frame counts as shown when it was due: a period after its tick.
         let shown = timestamp ?? max(application.clock.now, (state.lastTick ?? -.infinity) + refreshPeriod(of: screen))
         application.animator.frameShown(on: screen, at: shown)
@@ -188,6 +189,10 @@ public final class Compositor: WindowChangeObserver {
             // display shows a late frame at its next refresh, instead of following at once.
             deadline = last + period * ((now - last) / period).rounded(.up)
         }
+        if !state.presentsAtVBlank, let start = state.lastFrameStart {
+            // A frame a change made since the last tick: the next frame a period after it, not sooner.
+            deadline = max(deadline, start + period)
+        }
         state.tickTimer = application.clock.schedule(at: deadline) { [weak self, weak screen] in
             guard let self, let screen, let state = self.states[ObjectIdentifier(screen)] else { return }
             state.tickTimer = nil
@@ -219,15 +224,38 @@ public final class Compositor: WindowChangeObserver {
         }
     }
 
-    /// Composes now every screen that has changes and no frame in flight (the run loop does this once per
-    /// turn after changes; tests call it directly).
-    public func composePendingFrames() {
+    /// Composes now every screen that has changes and no frame in flight (tests call it directly; the run
+    /// loop calls `composePendingFrames(paced: true)` once per turn after changes).
+    public func composePendingFrames() { composePendingFrames(paced: false) }
+
+    /// `paced`: a screen whose output has no vblank times (its flips complete whenever they do) gets no
+    /// frame sooner than a refresh period after its last one: its changes wait for the frame clock's next
+    /// tick, or for a timer at that time, as a display with vblank interrupts would make them wait for its
+    /// next vblank. Without this a stream of changes (a finger moving) made frames as fast as they could
+    /// be composed: 8.8 to 11 ms apart on virtio-gpu at 75 Hz.
+    func composePendingFrames(paced: Bool) {
         frameScheduled = false
         for screen in application.connectedScreens {
             let state = state(for: screen)
             guard state.needsFrame, !state.inFlight, screen.powerState == .on else { continue }
+            if paced, holdsBack(screen, state: state) { continue }
             composeFrame(on: screen, state: state, reportedDamage: nil)
         }
+    }
+
+    /// Whether `screen`'s changes wait for a period to pass since its last frame (outputs without vblank
+    /// times); makes sure something composes them then: the tick already scheduled, or a timer.
+    private func holdsBack(_ screen: Screen, state: ScreenState) -> Bool {
+        guard !state.presentsAtVBlank, let start = state.lastFrameStart else { return false }
+        let due = start + refreshPeriod(of: screen)
+        guard application.clock.now < due else { return false }
+        if state.tickTimer == nil, state.paceTimer == nil {
+            state.paceTimer = application.clock.schedule(at: due) { [weak self, weak state] in
+                state?.paceTimer = nil
+                self?.composePendingFrames(paced: true)
+            }
+        }
+        return true
     }
 
     /// Repaints the whole of `screen` on the next frame. The buffer the last frame was painted into is
@@ -258,7 +286,7 @@ public final class Compositor: WindowChangeObserver {
         frameScheduled = true
         // Once per run-loop turn, after the changes of this turn: many changes make one frame.
         DispatchQueue.main.async {
-            MainActor.assumeIsolated { self.composePendingFrames() }
+            MainActor.assumeIsolated { self.composePendingFrames(paced: true) }
         }
     }
 
@@ -281,6 +309,7 @@ public final class Compositor: WindowChangeObserver {
         guard screen.isConnected else {
             // Its buffers belong to the backend; the shadow and placements go. Nothing is scheduled.
             states[ObjectIdentifier(screen)]?.tickTimer?.cancel()
+            states[ObjectIdentifier(screen)]?.paceTimer?.cancel()
             states[ObjectIdentifier(screen)] = nil
             return
         }
@@ -293,6 +322,9 @@ public final class Compositor: WindowChangeObserver {
     private func composeFrame(on screen: Screen, state: ScreenState, reportedDamage: Region?, tick: TimeInterval? = nil) {
         state.needsFrame = false
         state.frameTick = tick
+        state.paceTimer?.cancel()
+        state.paceTimer = nil
+        let started = tick ?? application.clock.now
         guard screen.isConnected, let mode = screen.currentMode else { return }
         let logical = screen.bounds.size
         let width = Int(logical.width), height = Int(logical.height)
@@ -401,6 +433,7 @@ public final class Compositor: WindowChangeObserver {
         if state.damageRing.count > Self.damageRingLength { state.damageRing.removeLast() }
         state.inFlight = true
         state.framesComposed += 1
+        state.lastFrameStart = started
         output.present(buffer, for: screen, damage: bufferDamage)
         frameObserver?(screen)
     }
@@ -917,4 +950,12 @@ final class ScreenState {
     var tickTimer: FrameTimer?
     /// The tick the last composed frame was made for; nil when a change made it.
     var frameTick: TimeInterval?
+    /// When the last frame shown was composed (its tick, for a frame the clock made).
+    var lastFrameStart: TimeInterval?
+    /// Whether the output said when its last frame went on screen (a vblank time): its flips then pace
+    /// the frames. Without (virtio-gpu, fbdev, headless) flips complete whenever they do, and the frame
+    /// clock keeps frames a refresh period apart.
+    var presentsAtVBlank = true
+    /// The timer that composes the changes held back to keep a period after the last frame.
+    var paceTimer: FrameTimer?
 }

@@ -7,7 +7,7 @@ import Testing
 @MainActor
 final class AnimationBed {
     let render: RenderBed
-    let clock = ManualClock(now: 100)
+    let clock = ManualClock(now: 99)
     let window: Window
     private(set) var frameTimes: [TimeInterval] = []
 
@@ -18,7 +18,10 @@ final class AnimationBed {
         window.backgroundColor = .white
         window.isOpaque = true
         window.makeKeyAndVisible()
+        // The window's first frame a second before the tests' time 100, so that what a test starts at 100
+        // is not held back to a period after it (outputs without vblank times get a frame per period).
         render.render()
+        clock.advance(to: 100)
         render.compositor.frameObserver = { [weak self] _ in
             guard let self else { return }
             self.frameTimes.append(self.clock.now)
@@ -492,4 +495,91 @@ struct DisplayLinkTests {
         #expect(stamps.values == [100] + vblanks)
         link.invalidate()
     }
+
+    // MARK: Frames made by changes on outputs without vblank times
+
+    /// The run loop's turn after a change (`scheduleRun` runs this, as a dispatch block).
+    private func runLoopTurn(_ bed: AnimationBed) { bed.compositor.composePendingFrames(paced: true) }
+
+    @Test func changesWaitAPeriodAfterTheLastFrameWithoutVblankTimes() {
+        // The bed's output shows each frame at once without a vblank time (as fbdev, headless and
+        // virtio-gpu): a finger's moves, a change each, get a frame a period apart, as on a display whose
+        // vblanks pace the flips, not one per move.
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        view.backgroundColor = .blue
+        runLoopTurn(bed)
+        #expect(bed.frameTimes == [100])
+        for move in 1...7 {  // a move every 5 ms
+            bed.advance(by: 0.005)
+            view.center.x += 1
+            runLoopTurn(bed)
+            #expect(bed.compositor.needsFrame(on: bed.screen) == (bed.frameTimes.last! > bed.clock.now - bed.period), "move \(move)")
+        }
+        bed.advance(by: bed.period)
+        let intervals = zip(bed.frameTimes, bed.frameTimes.dropFirst()).map { $1 - $0 }
+        // Moves at 5 to 35 ms: frames at 0, one period (the moves up to 15 ms), two (up to 30 ms), three.
+        #expect(bed.frameTimes.count == 4 && intervals.allSatisfy { abs($0 - bed.period) < 1e-9 }, "\(bed.frameTimes)")
+        #expect(!bed.compositor.needsFrame(on: bed.screen))
+        #expect(rgb(bed.frame(), 16, 5) == 0x0000FF && rgb(bed.frame(), 17, 5) == 0xFFFFFF, "the last move is shown")
+        #expect(bed.clock.pendingTimers.isEmpty, "nothing scheduled once the changes are shown")
+    }
+
+    @Test func aChangeAPeriodAfterTheLastFrameIsComposedAtOnce() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        runLoopTurn(bed)
+        bed.advance(by: bed.period)
+        view.backgroundColor = .red
+        runLoopTurn(bed)
+        #expect(bed.frameTimes == [100, 100 + bed.period])
+        #expect(bed.clock.pendingTimers.isEmpty)
+    }
+
+    @Test func changesAreNotHeldBackWhereFlipsHaveVblankTimes() {
+        // A display with vblank interrupts paces the frames itself: a frame is composed when the flip
+        // before lands, at a vblank, and shows at the next.
+        let bed = AnimationBed()
+        bed.output.flipsImmediately = false
+        let view = bed.smallView()
+        runLoopTurn(bed)
+        bed.advance(by: 0.004)
+        bed.compositor.framePresented(on: bed.screen, at: bed.clock.now)
+        view.backgroundColor = .red
+        runLoopTurn(bed)
+        #expect(bed.frameTimes == [100, 100.004])
+        #expect(bed.clock.pendingTimers.isEmpty)
+    }
+
+    @Test func aChangeDuringAnAnimationWaitsForTheNextTick() {
+        // While the frame clock ticks, a change between ticks is composed by the next tick (no timer of
+        // its own), and the first tick after a frame a change made comes a period after that frame.
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        view.backgroundColor = .blue
+        runLoopTurn(bed)
+        bed.advance(by: 0.004)
+        var ticks: [TimeInterval] = []
+        let moving = bed.smallView()
+        moving.frame.origin.y = 100
+        let link = bed.screen.displayLink { link in
+            ticks.append(link.timestamp)
+            moving.center.x += 1
+        }
+        link.add()
+        bed.advance(by: 0)
+        #expect(ticks.isEmpty, "the first tick waits for a period after the frame at 100")
+        bed.advance(by: bed.period - 0.004)
+        #expect(ticks == [100 + bed.period])
+        bed.advance(by: 0.005)
+        view.center.x += 1
+        runLoopTurn(bed)
+        #expect(bed.compositor.needsFrame(on: bed.screen), "held for the tick")
+        #expect(bed.clock.pendingTimers.count == 1, "the tick's timer only")
+        bed.advance(by: bed.period - 0.005)
+        #expect(!bed.compositor.needsFrame(on: bed.screen))
+        #expect(bed.frameTimes.last == 100 + 2 * bed.period)
+        link.invalidate()
+    }
+
 }
