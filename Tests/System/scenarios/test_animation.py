@@ -1,8 +1,9 @@
 """Animation on a DRM head: the demo's alert fades and scales in at launch and the screen after it is the
 headless rendering pixel for pixel; over the 5 s after the last frame the kiosk uses no CPU and makes no
-frame; a tap on the button animates it with the trace's flip times one refresh period apart (the distribution
-is reported, split by the trace's ticks into the clock's wait and the composing), paced by the timer because
-virtio-gpu has no vblank interrupts."""
+frame; a tap on the button animates it with the trace's flip times at least a refresh period apart and the
+frame clock waiting at most about a period after each flip (the distribution is reported, split by the
+trace's ticks into the clock's wait and the composing), paced by the timer because virtio-gpu has no vblank
+interrupts."""
 
 import statistics
 import time
@@ -137,12 +138,17 @@ def check_a_tap_animates_the_button_one_frame_per_refresh(guest):
     expect(any("Virtual-1: " in line and "has no vblank interrupts" in line for line in state["process"].stderr_so_far().splitlines()),
            "no line saying that Virtual-1's CRTC has no vblank interrupts")
     # A frame per refresh, never two in one (a flip's completion time wanders by a few ms around the
-    # timer's ticks), and as close to the period as the emulated CPU manages to compose. This bound
-    # depends on the host's load (CI's medians: 15.9 to 31.2 ms); the breakdown reported above (the
-    # clock's wait from a flip to the next tick, then the composing) says which part grew. A check on the
-    # wait alone (at most a period) failed under CI's load (13.7 and 21.8 ms), for a reason not yet found.
+    # timer's ticks): the median interval is at least 0.9 of a period. How far above the period it is
+    # depends on how fast the emulated CPU composes, which depends on the host's load (CI's medians: 15.9
+    # to 31.2 ms at 75 Hz, near the 2.5 periods once checked here), so what is checked above it is the
+    # clock's own part: the median wait from a flip to the next tick is at most 1.25 periods (a period,
+    # and a margin: medians of 4.0 and 9.2 ms measured here; single waits above a period, 13.7 and 21.8
+    # ms, were seen under CI's load, which is why the median is checked), and no interval stalls for a
+    # quarter of a second.
     median = statistics.median(intervals)
-    expect(period * 0.9 <= median <= period * 2.5, f"frames not at the refresh period: {report(intervals, period)}")
+    expect(period * 0.9 <= median, f"frames faster than the refresh: {report(intervals, period)}")
+    expect(statistics.median(waits) <= period * 1.25, f"the frame clock waited more than a period after a flip: {spread(waits)}")
+    expect(max(intervals) < 0.25, f"frames stalled: {report(intervals, period)}")
 
 
 def check_sigterm_stops_it(guest):
