@@ -125,6 +125,13 @@ public final class Compositor: WindowChangeObserver {
     /// the rest of a frame's interval is composing and flipping.
     public func tick(ofLastFrameOn screen: Screen) -> TimeInterval? { states[ObjectIdentifier(screen)]?.frameTick }
 
+    /// When the last frame shown on `screen` was composed (its tick, for a frame the clock made; the
+    /// application clock's time otherwise): on outputs without vblank times two of these are at least a
+    /// refresh period apart (the trace writes it with the frame's flip).
+    public func compositionTime(ofLastFrameOn screen: Screen) -> TimeInterval? {
+        states[ObjectIdentifier(screen)]?.lastFrameStart
+    }
+
     /// Whether a frame is waiting for `framePresented(on:)`.
     public func isFrameInFlight(on screen: Screen) -> Bool { states[ObjectIdentifier(screen)]?.inFlight ?? false }
 

@@ -113,7 +113,8 @@ public final class KioskRuntime {
             guard let self else { return }
             self.trace?.recordFrame(
                 on: screen, number: compositor.framesComposed(on: screen), flip: vblank ?? application.clock.now,
-                vblankKnown: vblank != nil, tick: compositor.tick(ofLastFrameOn: screen))
+                vblankKnown: vblank != nil, tick: compositor.tick(ofLastFrameOn: screen),
+                composed: compositor.compositionTime(ofLastFrameOn: screen))
             let isFirstFlip = self.timeline.milliseconds(.firstFlip) == nil
             if isFirstFlip { self.reached(.firstFlip) }
             guard display.drivesDisplays, !self.inputRequested else { return }

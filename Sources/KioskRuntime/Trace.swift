@@ -184,10 +184,13 @@ final class Trace: AnimationObserver {
     /// A frame of `screen` is on the display (its number counts from 1): `flip` is the vblank it was shown
     /// at (DRM's page-flip event, CLOCK_MONOTONIC seconds), or when the output said it was shown when it
     /// has no vblank events (`vblankKnown` false: fbdev, headless); `tick` is the frame-clock tick it was
-    /// composed for (the same clock; nil, written null, when a change made it). Before it, one `scroll` line for each
+    /// composed for (the same clock; nil, written null, when a change made it); `composed` is when it was
+    /// composed (its tick, or the time a change made it; null if unknown). Before it, one `scroll` line for each
     /// scroll view on that screen whose offset changed (the offset that frame shows): at most one per frame
     /// however many times the offset changed in between.
-    func recordFrame(on screen: Screen, number: Int, flip: TimeInterval, vblankKnown: Bool, tick: TimeInterval? = nil) {
+    func recordFrame(
+        on screen: Screen, number: Int, flip: TimeInterval, vblankKnown: Bool, tick: TimeInterval? = nil, composed: TimeInterval? = nil
+    ) {
         pendingScrolls.removeAll { entry in
             guard entry.view.window?.screen === screen else { return entry.view.window == nil }
             write(
@@ -202,6 +205,7 @@ final class Trace: AnimationObserver {
                 ("event", .string("frame")), ("screen", .string(screen.name)), ("number", .integer(number)),
                 ("flip", .raw(flip.formatted(places: 6))), ("vblank", .bool(vblankKnown)),
                 ("tick", tick.map { .raw($0.formatted(places: 6)) } ?? .null),
+                ("composed", composed.map { .raw($0.formatted(places: 6)) } ?? .null),
             ]))
     }
 

@@ -523,6 +523,7 @@ struct DisplayLinkTests {
         #expect(!bed.compositor.needsFrame(on: bed.screen))
         #expect(rgb(bed.frame(), 16, 5) == 0x0000FF && rgb(bed.frame(), 17, 5) == 0xFFFFFF, "the last move is shown")
         #expect(bed.clock.pendingTimers.isEmpty, "nothing scheduled once the changes are shown")
+        #expect(bed.compositor.compositionTime(ofLastFrameOn: bed.screen) == bed.frameTimes.last)
     }
 
     @Test func aChangeAPeriodAfterTheLastFrameIsComposedAtOnce() {

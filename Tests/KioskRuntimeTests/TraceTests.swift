@@ -66,7 +66,7 @@ struct TraceTests {
         trace.recordFrame(on: Screen.main, number: 1, flip: 1, vblankKnown: true)
         list.contentOffset = Point(x: 0, y: 40)
         trace.recordFrame(on: Screen.main, number: 2, flip: 2, vblankKnown: true)
-        trace.recordFrame(on: Screen.main, number: 3, flip: 3, vblankKnown: false, tick: 2.9875)
+        trace.recordFrame(on: Screen.main, number: 3, flip: 3, vblankKnown: false, tick: 2.9875, composed: 2.9875)
         trace.stop()
         let events = try lines(path).filter { !($0["event"] as! String).hasPrefix("window.") }.map { line in
             "\(line["event"]!) \(line["y"].map { "\($0)" } ?? "")\(line["number"].map { "\($0)" } ?? "")"
@@ -76,6 +76,9 @@ struct TraceTests {
         let frames = try lines(path).filter { $0["event"] as? String == "frame" }
         #expect(frames.map { $0["tick"] is NSNull } == [true, true, false])
         #expect(frames.last?["tick"] as? Double == 2.9875 && frames.last?["vblank"] as? Bool == false)
+        // When each was composed, null when not known.
+        #expect(frames.map { $0["composed"] is NSNull } == [true, true, false])
+        #expect(frames.last?["composed"] as? Double == 2.9875)
     }
 
     /// Each press delivered is a `key` line, which says whether it typed and names the keys that stand for

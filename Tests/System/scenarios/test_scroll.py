@@ -71,11 +71,25 @@ def check_a_fling_decelerates_to_rest(guest):
     third = max(len(speeds) // 3, 1)
     first, last = statistics.mean(speeds[:third]), statistics.mean(speeds[-third:])
     expect(first > 2 * last, f"no deceleration: first third {first:.0f} pt/s, last third {last:.0f} pt/s")
+    # virtio-gpu has no vblank times, so the kiosk keeps its frames a refresh period apart itself: those
+    # the drag's moves made (a move every 10 ms, faster than the 75 Hz refresh) and the fling's ticks. (The
+    # debug build composes a frame of this list in more than 10 ms here, so with the pacing taken out this
+    # still passed: most moves found a frame in flight. The manual-clock unit tests are what prove the
+    # pacing; this checks the trace's composition times on the real backend.)
+    period = 1 / float(events("screen.connect")[0]["mode"].split("@")[1])
+    composed = [e for e in lines if e["event"] == "frame" and e["screen"] == "Virtual-1" and e["composed"] is not None]
+    touched = [e for e in composed if e["number"] > min(s["frame"] for s in scrolls) - 2]
+    gaps = [b["composed"] - a["composed"] for a, b in zip(touched, touched[1:])]
+    by_change = sum(1 for e in touched if e["tick"] is None)
+    expect(all(g >= period - 2e-6 for g in gaps),
+           f"frames closer than a period ({period}): {[round(g * 1000, 2) for g in gaps]}")
     state["rest"] = ys[-1]
     duration = flips[momentum[-1]["frame"]] - flips[momentum[0]["frame"]]
     dragged = [e["y"] for i, e in enumerate(lines) if e["event"] == "scroll" and i < released]
     note(f"fling: released at y {dragged[-1] if dragged else '?'}, {len(momentum)} momentum frames over {duration:.2f} s "
-         f"to rest at y {ys[-1]}; {speeds[0]:.0f} pt/s at first, {first:.0f} mean in the first third, {last:.0f} in the last")
+         f"to rest at y {ys[-1]}; {speeds[0]:.0f} pt/s at first, {first:.0f} mean in the first third, {last:.0f} in the last; "
+         f"{len(touched)} frames from the drag on, {by_change} made by changes, composed at least "
+         f"{min(gaps) * 1000:.2f} ms apart (median {statistics.median(gaps) * 1000:.2f})")
 
 
 def check_the_screen_at_rest_is_the_headless_rendering_of_that_offset(guest):
