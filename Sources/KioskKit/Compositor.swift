@@ -56,7 +56,8 @@ public struct FrameBuffer {
 /// of the screen is active, every frame that lands at a vblank (`framePresented(on:at:)` with the vblank
 /// time, on DRM CRTCs with vblank interrupts) starts the next one at once. Otherwise (no change to show,
 /// an output without vblank times, whose flips may complete at once) a timer a refresh period after the
-/// last tick does. When nothing animates, nothing is scheduled.
+/// last tick does; on such outputs frames that changes make keep a period apart too. When nothing
+/// animates and nothing changes, nothing is scheduled.
 @MainActor
 public final class Compositor: WindowChangeObserver {
     public let application: Application
@@ -197,7 +198,7 @@ public final class Compositor: WindowChangeObserver {
             deadline = last + period * ((now - last) / period).rounded(.up)
         }
         if !state.presentsAtVBlank, let start = state.lastFrameStart {
-            // A frame a change made since the last tick: the next frame a period after it, not sooner.
+            // The last frame may be one a change made after the last tick: the next a period after it.
             deadline = max(deadline, start + period)
         }
         state.tickTimer = application.clock.schedule(at: deadline) { [weak self, weak screen] in
