@@ -120,7 +120,7 @@ public final class Compositor: WindowChangeObserver {
         return image
     }
 
-    /// The frame-clock tick the last frame composed for `screen` was made for (the time its animations
+    /// The frame-clock tick the last frame shown on `screen` was made for (the time its animations
     /// were advanced from), or nil when a change made it (no animation, no display link). The trace
     /// writes it with the frame's flip: the gap from one flip to the next frame's tick is the clock's own,
     /// the rest of a frame's interval is composing and flipping.
@@ -197,9 +197,9 @@ public final class Compositor: WindowChangeObserver {
             // display shows a late frame at its next refresh, instead of following at once.
             deadline = last + period * ((now - last) / period).rounded(.up)
         }
-        if !state.presentsAtVBlank, let start = state.lastFrameStart {
+        if let earliest = earliestNextFrame(on: screen, state: state) {
             // The last frame may be one a change made after the last tick: the next a period after it.
-            deadline = max(deadline, start + period)
+            deadline = max(deadline, earliest)
         }
         state.tickTimer = application.clock.schedule(at: deadline) { [weak self, weak screen] in
             guard let self, let screen, let state = self.states[ObjectIdentifier(screen)] else { return }
@@ -254,9 +254,7 @@ public final class Compositor: WindowChangeObserver {
     /// Whether `screen`'s changes wait for a period to pass since its last frame (outputs without vblank
     /// times); makes sure something composes them then: the tick already scheduled, or a timer.
     private func holdsBack(_ screen: Screen, state: ScreenState) -> Bool {
-        guard !state.presentsAtVBlank, let start = state.lastFrameStart else { return false }
-        let due = start + refreshPeriod(of: screen)
-        guard application.clock.now < due else { return false }
+        guard let due = earliestNextFrame(on: screen, state: state), application.clock.now < due else { return false }
         if state.tickTimer == nil, state.paceTimer == nil {
             state.paceTimer = application.clock.schedule(at: due) { [weak self, weak state] in
                 state?.paceTimer = nil
@@ -264,6 +262,14 @@ public final class Compositor: WindowChangeObserver {
             }
         }
         return true
+    }
+
+    /// On an output without vblank times, the earliest a next frame of `screen` may be composed: a refresh
+    /// period after the last one shown. nil where flips have vblank times (they pace the frames) and
+    /// before the first frame.
+    private func earliestNextFrame(on screen: Screen, state: ScreenState) -> TimeInterval? {
+        guard !state.presentsAtVBlank, let start = state.lastFrameStart else { return nil }
+        return start + refreshPeriod(of: screen)
     }
 
     /// Repaints the whole of `screen` on the next frame. The buffer the last frame was painted into is
@@ -329,7 +335,6 @@ public final class Compositor: WindowChangeObserver {
     /// `tick`: the frame-clock tick the frame is made for; nil when a change makes it.
     private func composeFrame(on screen: Screen, state: ScreenState, reportedDamage: Region?, tick: TimeInterval? = nil) {
         state.needsFrame = false
-        state.frameTick = tick
         state.paceTimer?.cancel()
         state.paceTimer = nil
         let started = tick ?? application.clock.now
@@ -442,6 +447,7 @@ public final class Compositor: WindowChangeObserver {
         state.inFlight = true
         state.framesComposed += 1
         state.lastFrameStart = started
+        state.frameTick = tick
         output.present(buffer, for: screen, damage: bufferDamage)
         frameObserver?(screen)
     }
@@ -956,7 +962,7 @@ final class ScreenState {
     /// The frame clock: the time of the last tick, and the timer for the next when no flip will bring it.
     var lastTick: TimeInterval?
     var tickTimer: FrameTimer?
-    /// The tick the last composed frame was made for; nil when a change made it.
+    /// The tick the last frame shown was made for; nil when a change made it.
     var frameTick: TimeInterval?
     /// When the last frame shown was composed (its tick, for a frame the clock made).
     var lastFrameStart: TimeInterval?
