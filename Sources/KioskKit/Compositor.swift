@@ -352,6 +352,9 @@ public final class Compositor: WindowChangeObserver {
         }
         let windows = application.visibleWindows(on: screen)
         for window in windows { window.layoutIfNeeded() }
+        // What that layout changed (a table's new cells) is in this frame: it leaves no frame pending,
+        // unless it changed which windows show, which this frame did not take in.
+        if application.visibleWindows(on: screen).elementsEqual(windows, by: ===) { state.needsFrame = false }
         scrollRegions.removeAll(keepingCapacity: true)
         let layers = collectLayers(of: windows, damage: &damage)
         let scroll =

@@ -293,6 +293,36 @@ struct CompositorTests {
         #expect((10..<210).contains { x in (10..<50).contains { y in rgb(frame, x, y) == 0 } })
     }
 
+    /// What a frame's own layout changes (a table adding its cells, a label sized by its container) is in
+    /// that frame, so it leaves no frame pending: a frame that lands with changes pending says the screen
+    /// has not settled (input waits for that at start), and the frame after would find nothing to draw.
+    @Test func layoutDuringAFrameLeavesNoFramePending() {
+        final class AddsOnLayout: View {
+            override func layoutSubviews() {
+                super.layoutSubviews()
+                guard subviews.isEmpty else { return }
+                let child = View(frame: Rect(x: 0, y: 0, width: 20, height: 20))
+                child.backgroundColor = .black
+                addSubview(child)
+            }
+        }
+        let r = RenderBed()
+        r.output.flipsImmediately = false
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let parent = AddsOnLayout(frame: Rect(x: 10, y: 10, width: 100, height: 100))
+        main.addSubview(parent)
+        let frame = r.render()
+        #expect(rgb(frame, 15, 15) == 0, "the child added by layout is in the frame")
+        #expect(!r.compositor.needsFrame(on: r.screen))
+        // A change made while the frame is in flight is pending, as before.
+        parent.subviews[0].backgroundColor = .white
+        #expect(r.compositor.needsFrame(on: r.screen))
+        r.output.flip(r.screen)
+        r.render()
+        #expect(rgb(r.output.lastFrame[r.screen.name]!, 15, 15) == 0xFFFFFF)
+    }
+
     @Test func idleComposesNothing() {
         let r = RenderBed()
         let main = r.bed.window("main")
