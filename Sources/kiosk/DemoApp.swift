@@ -17,7 +17,9 @@ import KioskKit
 ///
 /// `[app-settings]`: `title` replaces the title; `list-offset` starts the list scrolled that far (points),
 /// which lets a test render a scrolled list headless and compare it with a display's; `open-form = true`
-/// starts with the form open and its name field being edited (the same, for the keyboard).
+/// starts with the form open and its name field being edited (the same, for the keyboard);
+/// `launch-animation = false` shows the launch alert at once instead of fading it in, so that the first
+/// frame is the final picture (what `Tests/System/peers` times).
 @MainActor
 public final class DemoApp: ApplicationDelegate {
     private var mainWindow: Window?
@@ -40,6 +42,8 @@ public final class DemoApp: ApplicationDelegate {
     let listOffset: Double
     /// `[app-settings] open-form`.
     let opensForm: Bool
+    /// `[app-settings] launch-animation` (default true): whether the launch alert fades in.
+    let animatesLaunch: Bool
     private var detailWindow: Window?
     private var formWindow: Window?
 
@@ -47,6 +51,7 @@ public final class DemoApp: ApplicationDelegate {
         title = configuration.appSettings["title"]?.string ?? Self.defaultTitle
         listOffset = configuration.appSettings["list-offset"]?.number ?? 0
         opensForm = configuration.appSettings["open-form"] == .boolean(true)
+        animatesLaunch = configuration.appSettings["launch-animation"] != .boolean(false)
     }
 
     public func applicationDidFinishLaunching(_ application: Application) {
@@ -237,13 +242,17 @@ public final class DemoApp: ApplicationDelegate {
         ok.addAction(for: .touchUpInside) { [weak self] _ in self?.dismissAlert() }
         alert.addSubview(ok)
         alertWindow = alert
-        presentAlert()
+        presentAlert(animated: animatesLaunch)
     }
 
     /// The alert comes in as UIKit's do: from 85 % of its size and transparent, 0.25 s, easing out. Taps
-    /// reach it on the way in (a kiosk's users do not wait for an animation).
-    private func presentAlert() {
+    /// reach it on the way in (a kiosk's users do not wait for an animation). Not animated, it is shown as is.
+    private func presentAlert(animated: Bool = true) {
         guard let alert = alertWindow else { return }
+        guard animated else {
+            alert.makeKeyAndVisible()
+            return
+        }
         if alert.isHidden {
             alert.alpha = 0
             alert.transform = AffineTransform(scaleX: 0.85, y: 0.85)

@@ -290,6 +290,25 @@ final class NotifySocket {
         #expect(DemoApp(configuration: .default).title == DemoApp.defaultTitle)
     }
 
+    /// `[app-settings] launch-animation = false`: the launch alert is on at once, nothing animates, so the
+    /// first frame is the final picture; by default it fades in.
+    @MainActor @Test func launchAnimationCanBeTurnedOff() throws {
+        for (settings, animates) in [([String: ConfigValue](), true), (["launch-animation": .boolean(false)], false)] {
+            let application = Application.reset(notificationCenter: NotificationHub())
+            let display = InMemoryDisplayBackend()
+            display.connect("HDMI-A-1", modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)])
+            var configuration = KioskConfiguration()
+            configuration.appSettings = settings
+            DemoApp(configuration: configuration).applicationDidFinishLaunching(application)
+            let alert = try #require(application.windows.first { $0.windowLevel == .alert })
+            #expect(!alert.isHidden && alert.isKeyWindow)
+            #expect(application.isAnimating == animates)
+            // As UIKit's: the model values are the final ones at once; the animation is in what is shown.
+            #expect(alert.alpha == 1 && alert.transform == .identity)
+            #expect((alert.presentationAlpha == 1) == !animates)
+        }
+    }
+
     @MainActor static func labels(in view: View) -> [Label] {
         ((view as? Label).map { [$0] } ?? []) + view.subviews.flatMap { labels(in: $0) }
     }
