@@ -123,7 +123,8 @@ public final class KioskRuntime {
                 // animations are on it too (InputStartPolicy), or a second later whatever animates.
                 let clock = application.clock
                 self.inputDeadline = clock.schedule(at: clock.now + InputStartPolicy.latestDelay) { [weak self] in
-                    self?.requestInput()
+                    self?.requestInput(
+                        because: "a second after the first frame, the screens not settled (an animation or a frame still in flight)")
                 }
             }
             let others = application.connectedScreens.filter { $0 !== screen }.map {
@@ -133,7 +134,9 @@ public final class KioskRuntime {
                 isAnimating: application.isAnimating, landedNeedsFrame: compositor.needsFrame(on: screen), others: others)
             {
                 // On the next turn: this one is still delivering the frame's flip.
-                DispatchQueue.main.async { MainActor.assumeIsolated { self.requestInput() } }
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated { self.requestInput(because: "the screens settled after the first frame") }
+                }
             }
         }
         observeScreens()
@@ -161,7 +164,7 @@ public final class KioskRuntime {
         // Input comes with real displays only (the headless backend runs on development machines, where
         // opening a seat as root would take over the console), after the first frame is on the display;
         // with no display connected there is no first frame to wait for.
-        if display.drivesDisplays && application.connectedScreens.isEmpty { requestInput() }
+        if display.drivesDisplays && application.connectedScreens.isEmpty { requestInput(because: "no screen to show a first frame") }
         service.start()
         if application.connectedScreens.isEmpty { service.ready(status: statusLine()) }
         if let seconds = configuration.exitAfter {
@@ -201,9 +204,11 @@ public final class KioskRuntime {
     }
 
     /// Starts input once (the launch settled, or its deadline came).
-    private func requestInput() {
+    /// Opens the input devices once; `reason` is said in the log (at debug level).
+    private func requestInput(because reason: String) {
         guard !inputRequested else { return }
         inputRequested = true
+        log.debug("input: opening the devices: \(reason)")
         inputDeadline?.cancel()
         inputDeadline = nil
         startInput()
