@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import KioskConfig
 import KioskKit
+import Logging
 
 /// The built-in demo: on the main screen a full-screen window with a title in several scripts, an image,
 /// a button that counts taps and, below them, a list of 1,000 products (a `TableView`: drag and fling it;
@@ -48,10 +49,46 @@ public final class DemoApp: ApplicationDelegate {
     private var formWindow: Window?
 
     public init(configuration: KioskConfiguration = .default) {
+        let log = Logger(label: "kiosk.demo")
+        for problem in Self.settingProblems(configuration.appSettings) { log.warning("\(problem)") }
         title = configuration.appSettings["title"]?.string ?? Self.defaultTitle
         listOffset = configuration.appSettings["list-offset"]?.number ?? 0
         opensForm = configuration.appSettings["open-form"] == .boolean(true)
         animatesLaunch = configuration.appSettings["launch-animation"] != .boolean(false)
+    }
+
+    /// What a value of `[app-settings]` must be.
+    enum SettingKind: String {
+        case string = "a string"
+        case number = "a number"
+        case boolean = "a boolean"
+
+        func fits(_ value: ConfigValue) -> Bool {
+            switch self {
+            case .string: value.string != nil
+            case .number: value.number != nil
+            case .boolean: value.boolean != nil
+            }
+        }
+    }
+
+    /// The demo's `[app-settings]`, in the order its warnings list them (`[app-settings]` is the app's own
+    /// table: the configuration hands it over as written, so the demo checks it).
+    static let settingKinds: KeyValuePairs<String, SettingKind> = [
+        "title": .string, "list-offset": .number, "open-form": .boolean, "launch-animation": .boolean,
+    ]
+
+    /// What is wrong in `settings` for the demo, one line each, with what is used instead: a key it does not
+    /// know, or a value of the wrong type. Logged as warnings at start.
+    static func settingProblems(_ settings: [String: ConfigValue]) -> [String] {
+        settings.keys.sorted().compactMap { key in
+            guard let value = settings[key] else { return nil }
+            guard let kind = settingKinds.first(where: { $0.key == key })?.value else {
+                let known = settingKinds.map(\.key).joined(separator: ", ")
+                return "[app-settings] \(key) is not a setting of the demo (\(known)): ignored"
+            }
+            return kind.fits(value) ? nil : "[app-settings] \(key) must be \(kind.rawValue), not \(value): its default is used"
+        }
     }
 
     public func applicationDidFinishLaunching(_ application: Application) {

@@ -290,6 +290,29 @@ final class NotifySocket {
         #expect(DemoApp(configuration: .default).title == DemoApp.defaultTitle)
     }
 
+    /// The demo says what in its `[app-settings]` it cannot use, instead of silently using its defaults.
+    @Test(arguments: [
+        ([String: ConfigValue](), [String]()),
+        (["title": .string("Lobby"), "list-offset": .integer(40), "open-form": .boolean(true), "launch-animation": .boolean(false)], []),
+        (["list-offset": .float(12.5)], []),
+        (
+            ["launch-animation": .string("no")],
+            ["[app-settings] launch-animation must be a boolean, not \"no\": its default is used"]
+        ),
+        (["title": .integer(3)], ["[app-settings] title must be a string, not 3: its default is used"]),
+        (["list-offset": .boolean(true)], ["[app-settings] list-offset must be a number, not true: its default is used"]),
+        (
+            ["launch-animations": .boolean(false), "open-form": .string("yes")],
+            [
+                "[app-settings] launch-animations is not a setting of the demo (title, list-offset, open-form, launch-animation): ignored",
+                "[app-settings] open-form must be a boolean, not \"yes\": its default is used",
+            ]
+        ),
+    ])
+    @MainActor func demoSaysWhatItCannotUse(settings: [String: ConfigValue], problems: [String]) {
+        #expect(DemoApp.settingProblems(settings) == problems)
+    }
+
     /// `[app-settings] launch-animation = false`: the launch alert is on at once, nothing animates, so the
     /// first frame is the final picture; by default it fades in.
     @MainActor @Test func launchAnimationCanBeTurnedOff() throws {
