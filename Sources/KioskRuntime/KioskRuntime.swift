@@ -203,8 +203,8 @@ public final class KioskRuntime {
         throw .backendUnavailable(wanted, reason: skipped.isEmpty ? "not a backend of this program" : skipped.joined(separator: "; "))
     }
 
-    /// Starts input once (the launch settled, or its deadline came).
-    /// Opens the input devices once; `reason` is said in the log (at debug level).
+    /// Opens the input devices once (the launch settled, or its deadline came); `reason` is said in the log
+    /// at debug level.
     private func requestInput(because reason: String) {
         guard !inputRequested else { return }
         inputRequested = true

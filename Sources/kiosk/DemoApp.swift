@@ -20,7 +20,8 @@ import Logging
 /// which lets a test render a scrolled list headless and compare it with a display's; `open-form = true`
 /// starts with the form open and its name field being edited (the same, for the keyboard);
 /// `launch-animation = false` shows the launch alert at once instead of fading it in, so that the first
-/// frame is the final picture (what `Tests/System/peers` times).
+/// frame is the final picture (what `Tests/System/peers` times). Another key, or a value of the wrong type,
+/// is a warning in the log at start.
 @MainActor
 public final class DemoApp: ApplicationDelegate {
     private var mainWindow: Window?
