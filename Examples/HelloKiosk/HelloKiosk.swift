@@ -68,7 +68,8 @@ final class HelloApp: ApplicationDelegate {
 
 /// `KioskRuntime.main` reads the configuration as `kiosk run` does: `/etc/kiosk/kiosk.toml` (or `--config FILE`,
 /// `KIOSK_CONFIG`), the `KIOSK_*` variables and the same flags (`hello-kiosk --help` lists them), and reads
-/// it again on SIGHUP. The closure makes the app; it may read the configuration's `[app-settings]`.
+/// it again on SIGHUP. The closure makes the app; it may read the configuration's `[app-settings]` (declare
+/// the keys it reads with `KioskRuntime.main(appSettings:)`, and the file is checked against them).
 @main
 struct HelloKiosk {
     static func main() {

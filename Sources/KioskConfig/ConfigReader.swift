@@ -50,6 +50,7 @@ struct ConfigReader {
             case "app-settings":
                 if let table = table(value, at: keyPath, valid: "an [app-settings] table") {
                     configuration.appSettings = Self.settings(table)
+                    if let declared = vocabulary.appSettings { checkAppSettings(table, declared, at: keyPath) }
                 }
             case "screens":
                 configuration.screens = readScreens(value, at: keyPath)
@@ -612,6 +613,29 @@ struct ConfigReader {
 
     /// `[app-settings]` as the app sees it: anything TOML can say, copied as it is. The recursion is as deep
     /// as the parser allows (`TOML.maximumNesting`).
+    /// `[app-settings]` against the keys the app declares: an undeclared key (with the declared ones, or the
+    /// nearest of them), a value of another type.
+    private mutating func checkAppSettings(_ table: TOML.Table, _ declared: [AppSetting], at path: ConfigKeyPath) {
+        for key in table.keys {
+            guard let value = table[key] else { continue }
+            let keyPath = path.appending(key)
+            guard let setting = declared.first(where: { $0.key == key }) else {
+                if declared.isEmpty {
+                    report(
+                        ConfigProblem(
+                            .unknownKey, origin(keyPath, at: .key), keyPath: path.description,
+                            message: "unknown key \(ConfigKeyPath.quote(key)): the app reads no [app-settings]"))
+                } else {
+                    report(.unknownKey(key, in: path, valid: declared.map(\.key), origin(keyPath, at: .key)))
+                }
+                continue
+            }
+            if !setting.kind.accepts(Self.setting(value)) {
+                report(.wrongType(keyPath, expected: setting.kind.rawValue, found: value.typeName, origin(keyPath, at: .value)))
+            }
+        }
+    }
+
     private static func settings(_ table: TOML.Table) -> [String: ConfigValue] {
         var values: [String: ConfigValue] = [:]
         for key in table.keys { values[key] = table[key].map(setting) }

@@ -142,16 +142,19 @@ public struct KioskConfiguration: Sendable, Equatable {
     }
 }
 
-/// The names a configuration may use that only the program knows: the apps it can run and the display
-/// backends it has. The runtime passes its own lists; nil accepts any non-empty name (for checking a file
-/// without a runtime at hand).
+/// The names a configuration may use that only the program knows: the apps it can run, the display
+/// backends it has and the `[app-settings]` its app reads. The runtime passes its own lists; nil accepts
+/// any non-empty name, and any `[app-settings]` table (for checking a file without a runtime at hand).
 public struct Vocabulary: Sendable, Equatable {
     public var apps: [String]?
     public var backends: [String]?
+    /// The keys `[app-settings]` may hold, with their types; nil: any table, handed over unchecked.
+    public var appSettings: [AppSetting]?
 
-    public init(apps: [String]? = nil, backends: [String]? = nil) {
+    public init(apps: [String]? = nil, backends: [String]? = nil, appSettings: [AppSetting]? = nil) {
         self.apps = apps
         self.backends = backends
+        self.appSettings = appSettings
     }
 
     /// Accepts every name.

@@ -10,32 +10,41 @@ extension KioskRuntime {
     /// Runs a kiosk app of your own exactly as `kiosk run` runs the demo: the same config file
     /// (`--config`, `KIOSK_CONFIG`, else `/etc/kiosk/kiosk.toml`), the same `KIOSK_*` variables, the same
     /// flags (`--help` lists them), the same reloads on SIGHUP. Problems with any of them are printed with
-    /// where they are and the program exits 2 before any display is touched.
+    /// where they are and the program exits 2 before any display is touched. `appSettings` declares the
+    /// `[app-settings]` keys the app reads: the file is then checked against them like the kiosk's own keys
+    /// (nil: the table is handed over unchecked).
     ///
     /// ```swift
-    /// @main struct MyKiosk { static func main() { KioskRuntime.main { _ in MyApp() } } }
+    /// @main struct MyKiosk {
+    ///     static func main() { KioskRuntime.main(appSettings: [AppSetting("greeting", .string)]) { MyApp(configuration: $0) } }
+    /// }
     /// ```
     public nonisolated static func main(
         program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessEnvironment.current(),
+        environment: [String: String] = ProcessEnvironment.current(), appSettings: [AppSetting]? = nil,
         app: @escaping AppMaker
     ) -> Never {
-        main(program: program, arguments: arguments, environment: environment, apps: nil) { app($0) }
+        main(program: program, arguments: arguments, environment: environment, vocabulary: vocabulary(apps: nil, appSettings: appSettings))
+        {
+            app($0)
+        }
     }
 
-    /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary).
+    /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary);
+    /// `appSettings` declares the `[app-settings]` keys they read, all of them together.
     public nonisolated static func main(
         program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessEnvironment.current(),
+        environment: [String: String] = ProcessEnvironment.current(), appSettings: [AppSetting]? = nil,
         apps: [String: AppMaker]
     ) -> Never {
-        main(program: program, arguments: arguments, environment: environment, apps: apps.keys.sorted()) { configuration in
+        let vocabulary = vocabulary(apps: apps.keys.sorted(), appSettings: appSettings)
+        main(program: program, arguments: arguments, environment: environment, vocabulary: vocabulary) { configuration in
             (apps[configuration.app] ?? apps.values.first!)(configuration)
         }
     }
 
     private nonisolated static func main(
-        program: String, arguments: [String], environment: [String: String], apps: [String]?,
+        program: String, arguments: [String], environment: [String: String], vocabulary: Vocabulary,
         make: @escaping AppMaker
     ) -> Never {
         if arguments.contains("--help") || arguments.contains("-h") {
@@ -48,7 +57,7 @@ extension KioskRuntime {
         // Every exit below waits for it, so the process never ends while that thread is inside fontconfig.
         let fonts = FontPreparation()
         let source: ConfigurationSource
-        switch loadConfiguration(arguments: arguments, environment: environment, apps: apps) {
+        switch loadConfiguration(arguments: arguments, environment: environment, vocabulary: vocabulary) {
         case .failure(let message):
             StandardError.write(message.description)
             try? fonts.finish()
@@ -83,14 +92,14 @@ extension KioskRuntime {
     /// problem as the lines to print.
     public nonisolated static func loadConfiguration(
         arguments: [String], environment: [String: String],
-        apps: [String]?
+        vocabulary: Vocabulary
     ) -> Result<(configuration: KioskConfiguration, source: ConfigurationSource), LoadFailure> {
         let commandLine: CommandLineSettings
         switch CommandLineSettings.parse(arguments) {
         case .failure(let errors): return .failure(LoadFailure(errors.description))
         case .success(let parsed): commandLine = parsed
         }
-        let source = ConfigurationSource(commandLine: commandLine, environment: environment, vocabulary: vocabulary(apps: apps))
+        let source = ConfigurationSource(commandLine: commandLine, environment: environment, vocabulary: vocabulary)
         switch source.load() {
         case .success(let configuration):
             return .success((configuration, source))

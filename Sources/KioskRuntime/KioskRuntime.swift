@@ -28,9 +28,10 @@ public final class KioskRuntime {
     /// The input backend that runs beside real displays.
     public nonisolated(unsafe) static let inputBackend: any InputBackend.Type = LibInputBackend.self
 
-    /// The names a configuration may use for this runtime: its backends, and `apps` (nil: any).
-    public nonisolated static func vocabulary(apps: [String]?) -> Vocabulary {
-        Vocabulary(apps: apps, backends: displayBackends.map { $0.name })
+    /// The names a configuration may use for this runtime: its backends, `apps` (nil: any) and the
+    /// `[app-settings]` keys the app reads (nil: any table, unchecked).
+    public nonisolated static func vocabulary(apps: [String]?, appSettings: [AppSetting]? = nil) -> Vocabulary {
+        Vocabulary(apps: apps, backends: displayBackends.map { $0.name }, appSettings: appSettings)
     }
 
     public private(set) var configuration: KioskConfiguration

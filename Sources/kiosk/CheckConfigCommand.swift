@@ -34,7 +34,7 @@ extension KioskCommand {
             }
             var source = ConfigurationSource(
                 commandLine: commandLine, environment: ProcessEnvironment.current(),
-                vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
+                vocabulary: DemoApp.vocabulary)
             // A file to check must exist, wherever its name came from.
             if source.commandLine.configPath == nil { source.commandLine.configPath = source.path }
             let problems: [ConfigProblem]

@@ -153,7 +153,7 @@ extension KioskCommand {
             let environment = ProcessEnvironment.current()
             let source = ConfigurationSource(
                 commandLine: CommandLineSettings(configPath: configPath), environment: environment,
-                vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
+                vocabulary: DemoApp.vocabulary)
             var configuration = KioskConfiguration.default
             switch source.load() {
             case .success(let loaded):

@@ -2,7 +2,6 @@ import Dispatch
 import Glibc
 import KioskConfig
 import KioskKit
-import Logging
 
 /// The built-in demo: on the main screen a full-screen window with a title in several scripts, an image,
 /// a button that counts taps and, below them, a list of 1,000 products (a `TableView`: drag and fling it;
@@ -20,8 +19,9 @@ import Logging
 /// which lets a test render a scrolled list headless and compare it with a display's; `open-form = true`
 /// starts with the form open and its name field being edited (the same, for the keyboard);
 /// `launch-animation = false` shows the launch alert at once instead of fading it in, so that the first
-/// frame is the final picture (what `Tests/System/peers` times). Another key, or a value of the wrong type,
-/// is a warning in the log at start.
+/// frame is the final picture (what `Tests/System/peers` times). Another key, or a value of another type,
+/// is a problem of the configuration at its line (`settings`): the kiosk does not start, and `kiosk
+/// check-config` names it.
 @MainActor
 public final class DemoApp: ApplicationDelegate {
     private var mainWindow: Window?
@@ -49,47 +49,20 @@ public final class DemoApp: ApplicationDelegate {
     private var detailWindow: Window?
     private var formWindow: Window?
 
-    public init(configuration: KioskConfiguration = .default) {
-        let log = Logger(label: "kiosk.demo")
-        for problem in Self.settingProblems(configuration.appSettings) { log.warning("\(problem)") }
-        title = configuration.appSettings["title"]?.string ?? Self.defaultTitle
-        listOffset = configuration.appSettings["list-offset"]?.number ?? 0
-        opensForm = configuration.appSettings["open-form"] == .boolean(true)
-        animatesLaunch = configuration.appSettings["launch-animation"] != .boolean(false)
-    }
-
-    /// What a value of `[app-settings]` must be.
-    enum SettingKind: String {
-        case string = "a string"
-        case number = "a number"
-        case boolean = "a boolean"
-
-        func fits(_ value: ConfigValue) -> Bool {
-            switch self {
-            case .string: value.string != nil
-            case .number: value.number != nil
-            case .boolean: value.boolean != nil
-            }
-        }
-    }
-
-    /// The demo's `[app-settings]`, in the order its warnings list them (`[app-settings]` is the app's own
-    /// table: the configuration hands it over as written, so the demo checks it).
-    static let settingKinds: KeyValuePairs<String, SettingKind> = [
-        "title": .string, "list-offset": .number, "open-form": .boolean, "launch-animation": .boolean,
+    /// The `[app-settings]` the demo reads, declared so that the configuration checks them (a key it does
+    /// not know, or a value of another type, is a problem at its line, as any of the kiosk's own keys).
+    nonisolated static let settings: [AppSetting] = [
+        AppSetting("title", .string), AppSetting("list-offset", .number), AppSetting("open-form", .boolean),
+        AppSetting("launch-animation", .boolean),
     ]
 
-    /// What is wrong in `settings` for the demo, one line each, with what is used instead: a key it does not
-    /// know, or a value of the wrong type. Logged as warnings at start.
-    static func settingProblems(_ settings: [String: ConfigValue]) -> [String] {
-        settings.keys.sorted().compactMap { key in
-            guard let value = settings[key] else { return nil }
-            guard let kind = settingKinds.first(where: { $0.key == key })?.value else {
-                let known = settingKinds.map(\.key).joined(separator: ", ")
-                return "[app-settings] \(key) is not a setting of the demo (\(known)): ignored"
-            }
-            return kind.fits(value) ? nil : "[app-settings] \(key) must be \(kind.rawValue), not \(value): its default is used"
-        }
+    /// `configuration` has been checked against `settings` (a value of another type never gets here: the
+    /// kiosk refuses the file); one made in code without them gets the defaults for what does not fit.
+    public init(configuration: KioskConfiguration = .default) {
+        title = configuration.appSettings["title"]?.string ?? Self.defaultTitle
+        listOffset = configuration.appSettings["list-offset"]?.number ?? 0
+        opensForm = configuration.appSettings["open-form"]?.boolean ?? false
+        animatesLaunch = configuration.appSettings["launch-animation"]?.boolean ?? true
     }
 
     public func applicationDidFinishLaunching(_ application: Application) {

@@ -83,7 +83,14 @@ extension KioskCommand {
         }
 
         func run() {
-            KioskRuntime.main(program: "kiosk", arguments: settings, apps: [DemoApp.name: { DemoApp(configuration: $0) }])
+            KioskRuntime.main(
+                program: "kiosk", arguments: settings, appSettings: DemoApp.settings, apps: [DemoApp.name: { DemoApp(configuration: $0) }])
         }
     }
+}
+
+extension DemoApp {
+    /// What a configuration may name for the `kiosk` program: its backends, the demo, and the demo's
+    /// `[app-settings]` (every command that reads the file checks it against the same).
+    nonisolated static var vocabulary: Vocabulary { KioskRuntime.vocabulary(apps: [name], appSettings: settings) }
 }

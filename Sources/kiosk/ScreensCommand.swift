@@ -63,7 +63,7 @@ enum SettingsArguments {
         case .success(let commandLine):
             return ConfigurationSource(
                 commandLine: commandLine, environment: ProcessEnvironment.current(),
-                vocabulary: KioskRuntime.vocabulary(apps: [DemoApp.name]))
+                vocabulary: DemoApp.vocabulary)
         }
     }
 

@@ -290,27 +290,32 @@ final class NotifySocket {
         #expect(DemoApp(configuration: .default).title == DemoApp.defaultTitle)
     }
 
-    /// The demo says what in its `[app-settings]` it cannot use, instead of silently using its defaults.
-    @Test(arguments: [
-        ([String: ConfigValue](), [String]()),
-        (["title": .string("Lobby"), "list-offset": .integer(40), "open-form": .boolean(true), "launch-animation": .boolean(false)], []),
-        (["list-offset": .float(12.5)], []),
-        (
-            ["launch-animation": .string("no")],
-            ["[app-settings] launch-animation must be a boolean, not \"no\": its default is used"]
-        ),
-        (["title": .integer(3)], ["[app-settings] title must be a string, not 3: its default is used"]),
-        (["list-offset": .boolean(true)], ["[app-settings] list-offset must be a number, not true: its default is used"]),
-        (
-            ["launch-animations": .boolean(false), "open-form": .string("yes")],
-            [
-                "[app-settings] launch-animations is not a setting of the demo (title, list-offset, open-form, launch-animation): ignored",
-                "[app-settings] open-form must be a boolean, not \"yes\": its default is used",
-            ]
-        ),
-    ])
-    @MainActor func demoSaysWhatItCannotUse(settings: [String: ConfigValue], problems: [String]) {
-        #expect(DemoApp.settingProblems(settings) == problems)
+    /// The demo declares its `[app-settings]`: a key it does not read, or a value of another type, is a
+    /// problem of the file at its line, as the kiosk's own keys are. `check-config` names each; `run`
+    /// refuses to start, and the file stays as it was.
+    @Test func demoSettingsAreCheckedAtTheirLines() throws {
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("kiosk.toml")
+        let text = "[app-settings]\ntitle = \"Lobby\"\nlaunch-animation = \"no\"\nlist-offset = 40\nopen-forms = true\n"
+        try text.write(to: config, atomically: true, encoding: .utf8)
+        let check = try Self.kiosk(["check-config", "--config", config.path])
+        #expect(check.status == 1)
+        #expect(
+            check.stdout == """
+                \(config.path):3:20: app-settings.launch-animation must be a boolean, not a string
+                \(config.path):5:1: app-settings: unknown key "open-forms"; did you mean "open-form"?
+                \(config.path): 2 problems
+
+                """)
+        let run = try Self.kiosk(Self.headless(folder, ["--config", config.path]))
+        #expect(run.status == 2 && run.stderr.contains("\(config.path):3:20: app-settings.launch-animation must be a boolean"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("shots").path))
+        #expect(try String(contentsOf: config, encoding: .utf8) == text)
+        // Declared keys of the declared types are fine, an integer where a number is meant too.
+        try "[app-settings]\ntitle = \"Lobby\"\nlist-offset = 40\nopen-form = false\nlaunch-animation = true\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        #expect(try Self.kiosk(["check-config", "--config", config.path]).status == 0)
     }
 
     /// `[app-settings] launch-animation = false`: the launch alert is on at once, nothing animates, so the
