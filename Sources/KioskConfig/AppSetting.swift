@@ -1,8 +1,8 @@
 /// A key of `[app-settings]` that the app reads, declared (`KioskRuntime.main(appSettings:)`) so that the
 /// configuration checks the app's table as it checks its own keys: a key the app does not declare, or a value
 /// of another type, is a problem at its file, line and column (at start, on a reload, in `kiosk check-config`),
-/// with the declared keys or the type as what is valid. Undeclared (`Vocabulary.appSettings` nil), the
-/// table is the app's to check.
+/// naming the declared keys (or the nearest) or the type the value must have. Undeclared
+/// (`Vocabulary.appSettings` nil), the table is the app's to check.
 public struct AppSetting: Sendable, Equatable {
     /// The TOML type the value must have.
     public enum Kind: String, Sendable, CaseIterable {
