@@ -118,6 +118,11 @@ extension ConfigProblem {
             valid: valid.joined(separator: ", "))
     }
 
+    /// `unknown key "x": the app reads no [app-settings]`: a key in a table that takes none.
+    static func unknownKey(_ key: String, in table: ConfigKeyPath, takesNone reason: String, _ origin: Origin) -> ConfigProblem {
+        ConfigProblem(.unknownKey, origin, keyPath: table.description, message: "unknown key \(ConfigKeyPath.quote(key)): \(reason)")
+    }
+
     /// `hotplug-debounce-ms must be an integer, not a string`.
     static func wrongType(
         _ path: ConfigKeyPath, expected: String, found: String, valid: String? = nil,

@@ -50,7 +50,9 @@ struct ConfigReader {
             case "app-settings":
                 if let table = table(value, at: keyPath, valid: "an [app-settings] table") {
                     configuration.appSettings = Self.settings(table)
-                    if let declared = vocabulary.appSettings { checkAppSettings(table, declared, at: keyPath) }
+                    if let declared = vocabulary.appSettings {
+                        checkAppSettings(table, configuration.appSettings, declared, at: keyPath)
+                    }
                 }
             case "screens":
                 configuration.screens = readScreens(value, at: keyPath)
@@ -614,23 +616,23 @@ struct ConfigReader {
     /// `[app-settings]` as the app sees it: anything TOML can say, copied as it is. The recursion is as deep
     /// as the parser allows (`TOML.maximumNesting`).
     /// `[app-settings]` against the keys the app declares: an undeclared key (with the declared ones, or the
-    /// nearest of them), a value of another type.
-    private mutating func checkAppSettings(_ table: TOML.Table, _ declared: [AppSetting], at path: ConfigKeyPath) {
+    /// nearest of them), a value of another type. `values` is `table` as the app gets it; `table` gives the
+    /// keys in file order and the TOML types named in messages.
+    private mutating func checkAppSettings(
+        _ table: TOML.Table, _ values: [String: ConfigValue], _ declared: [AppSetting], at path: ConfigKeyPath
+    ) {
         for key in table.keys {
-            guard let value = table[key] else { continue }
+            guard let value = table[key], let converted = values[key] else { continue }
             let keyPath = path.appending(key)
             guard let setting = declared.first(where: { $0.key == key }) else {
-                if declared.isEmpty {
-                    report(
-                        ConfigProblem(
-                            .unknownKey, origin(keyPath, at: .key), keyPath: path.description,
-                            message: "unknown key \(ConfigKeyPath.quote(key)): the app reads no [app-settings]"))
-                } else {
-                    report(.unknownKey(key, in: path, valid: declared.map(\.key), origin(keyPath, at: .key)))
-                }
+                let origin = origin(keyPath, at: .key)
+                report(
+                    declared.isEmpty
+                        ? .unknownKey(key, in: path, takesNone: "the app reads no [app-settings]", origin)
+                        : .unknownKey(key, in: path, valid: declared.map(\.key), origin))
                 continue
             }
-            if !setting.kind.accepts(Self.setting(value)) {
+            if !setting.kind.accepts(converted) {
                 report(.wrongType(keyPath, expected: setting.kind.rawValue, found: value.typeName, origin(keyPath, at: .value)))
             }
         }

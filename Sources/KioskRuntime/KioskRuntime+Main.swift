@@ -24,10 +24,8 @@ extension KioskRuntime {
         environment: [String: String] = ProcessEnvironment.current(), appSettings: [AppSetting]? = nil,
         app: @escaping AppMaker
     ) -> Never {
-        main(program: program, arguments: arguments, environment: environment, vocabulary: vocabulary(apps: nil, appSettings: appSettings))
-        {
-            app($0)
-        }
+        let vocabulary = vocabulary(apps: nil, appSettings: appSettings)
+        main(program: program, arguments: arguments, environment: environment, vocabulary: vocabulary) { app($0) }
     }
 
     /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary);
