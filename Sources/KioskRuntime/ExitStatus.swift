@@ -18,10 +18,8 @@ public enum ExitStatus {
     public static let help = """
         EXIT STATUS:
           0  done, or stopped by SIGTERM or SIGINT
-          1  the command found problems (check-config), failed (calibrate), could not read a device (screens, inputs),
-             or the running kiosk answered with an error (status, power, brightness, screenshot, reload)
+          1  the command found problems (check-config), failed (calibrate), could not read a device (screens, inputs), or the running kiosk answered with an error (status, power, brightness, screenshot, reload)
           2  a wrong command line, KIOSK_* variable or config file; nothing was touched
-          3  what was asked for cannot run (a backend, device or seat named, a trace file or snapshot folder, a
-             running kiosk to ask: no control socket answers, a screenshot file that cannot be written)
+          3  what was asked for cannot run (a backend, device or seat named, a trace file or snapshot folder, a running kiosk to ask: no control socket answers, a screenshot file that cannot be written)
         """
 }

@@ -261,6 +261,14 @@ final class NotifySocket {
         #expect(debounce.status == 2 && debounce.stderr.hasPrefix("command line --hotplug-debounce -1: -1 is out of range"))
         let help = try Self.kiosk(["--help"])
         #expect(help.stdout.contains("EXIT STATUS:") && help.stdout.contains("3  what was asked for cannot run"))
+        // Each status is one paragraph, filled to under 80 columns (as the parser wraps): a line of it ends
+        // early only where the next word would not fit (hard breaks in the text made ragged lines).
+        let statuses = help.stdout.components(separatedBy: "EXIT STATUS:\n").last!.split(separator: "\n")
+        #expect(statuses.count >= 5 && statuses.allSatisfy { $0.count < 80 })
+        for (line, next) in zip(statuses, statuses.dropFirst()) where next.hasPrefix("     ") {
+            let word = next.split(separator: " ").first!
+            #expect(line.count + 1 + word.count >= 80, "\"\(line)\" could take \"\(word)\"")
+        }
         #expect(try Self.kiosk(["run", "--help"]).stdout.contains("--no-atomic"))
     }
 
