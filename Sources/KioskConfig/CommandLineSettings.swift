@@ -144,14 +144,25 @@ public struct ConfigurationSource: Sendable, Equatable {
 
     /// Reads the file, applies the environment and then the command line; every problem of all three at once.
     public func load() -> Result<KioskConfiguration, ConfigErrors> {
-        switch KioskConfiguration.load(path: path, environment: environment, vocabulary: vocabulary, requireFile: requiresFile) {
-        case .success(var configuration):
-            let problems = commandLine.apply(to: &configuration, vocabulary: vocabulary)
-            return problems.isEmpty ? .success(configuration) : .failure(ConfigErrors(problems))
-        case .failure(let errors):
-            // The command line's own problems are worth hearing too, checked against the defaults.
-            var configuration = KioskConfiguration.default
-            return .failure(ConfigErrors(errors.problems + commandLine.apply(to: &configuration, vocabulary: vocabulary)))
+        let settings = readValidSettings()
+        return settings.problems.isEmpty ? .success(settings.configuration) : .failure(ConfigErrors(settings.problems))
+    }
+
+    /// What `load()` reads, problems or not: the configuration every valid setting of the three gives
+    /// (over the defaults), and every problem. For a client that needs one setting of a file that may be
+    /// broken elsewhere (`kiosk reload` after an edit needs the control socket); never to run on.
+    public func readValidSettings() -> (configuration: KioskConfiguration, problems: [ConfigProblem]) {
+        var (configuration, problems) = KioskConfiguration.readSettings(
+            path: path, environment: environment, vocabulary: vocabulary, requireFile: requiresFile)
+        if problems.isEmpty {
+            problems = commandLine.apply(to: &configuration, vocabulary: vocabulary)
+        } else {
+            // The command line's own problems are worth hearing too, checked against the defaults (what
+            // the file says may be wrong); its valid settings still go over the file's.
+            var defaults = KioskConfiguration.default
+            problems += commandLine.apply(to: &defaults, vocabulary: vocabulary)
+            _ = commandLine.apply(to: &configuration, vocabulary: vocabulary)
         }
+        return (configuration, problems)
     }
 }

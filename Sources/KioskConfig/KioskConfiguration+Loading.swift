@@ -16,19 +16,32 @@ extension KioskConfiguration {
         path: String, environment: [String: String] = ProcessEnvironment.current(),
         vocabulary: Vocabulary = .open, requireFile: Bool = false
     ) -> Result<KioskConfiguration, ConfigErrors> {
+        outcome(readSettings(path: path, environment: environment, vocabulary: vocabulary, requireFile: requireFile))
+    }
+
+    /// `load`'s work: the configuration every valid setting gives (over the defaults) and every problem.
+    static func readSettings(
+        path: String, environment: [String: String], vocabulary: Vocabulary, requireFile: Bool
+    ) -> (configuration: KioskConfiguration, problems: [ConfigProblem]) {
         switch readFile(path) {
         case let .success(bytes):
-            return parse(bytes: bytes, path: path, environment: environment, vocabulary: vocabulary)
+            return readSettings(bytes: bytes, path: path, environment: environment, vocabulary: vocabulary)
         case .failure(.missing) where !requireFile:
             var configuration = KioskConfiguration.default
             let problems = configuration.applyEnvironment(environment, vocabulary: vocabulary)
-            return problems.isEmpty ? .success(configuration) : .failure(ConfigErrors(problems))
+            return (configuration, problems)
         case let .failure(error):
             var problems = [ConfigProblem.syntax(.file(path: path, line: nil, column: nil), error.message)]
             var configuration = KioskConfiguration.default
             problems += configuration.applyEnvironment(environment, vocabulary: vocabulary)
-            return .failure(ConfigErrors(problems))
+            return (configuration, problems)
         }
+    }
+
+    private static func outcome(
+        _ settings: (configuration: KioskConfiguration, problems: [ConfigProblem])
+    ) -> Result<KioskConfiguration, ConfigErrors> {
+        settings.problems.isEmpty ? .success(settings.configuration) : .failure(ConfigErrors(settings.problems))
     }
 
     /// Validates `text` as if read from `path` (which only names it in messages). The environment is empty
@@ -45,6 +58,13 @@ extension KioskConfiguration {
         bytes: [UInt8], path: String = "kiosk.toml", environment: [String: String] = [:],
         vocabulary: Vocabulary = .open
     ) -> Result<KioskConfiguration, ConfigErrors> {
+        outcome(readSettings(bytes: bytes, path: path, environment: environment, vocabulary: vocabulary))
+    }
+
+    /// `parse`'s work: the configuration every valid setting gives (over the defaults) and every problem.
+    private static func readSettings(
+        bytes: [UInt8], path: String, environment: [String: String], vocabulary: Vocabulary
+    ) -> (configuration: KioskConfiguration, problems: [ConfigProblem]) {
         var problems: [ConfigProblem] = []
         var configuration = KioskConfiguration.default
         // The parser stops at the first syntax error. To report what can still be checked, the offending line
@@ -76,7 +96,7 @@ extension KioskConfiguration {
             return la != lb ? la < lb : a.offset < b.offset
         }.map(\.element)
         problems += configuration.applyEnvironment(environment, vocabulary: vocabulary)
-        return problems.isEmpty ? .success(configuration) : .failure(ConfigErrors(problems))
+        return (configuration, problems)
     }
 
     /// How many syntax errors are reported before giving up on the rest of a file.

@@ -146,24 +146,29 @@ extension KioskCommand {
         }
 
         /// `--socket`, else the configuration's `control-socket` (the file, then KIOSK_CONTROL_SOCKET), else the
-        /// default. A file with problems is said, and the variable or the default used: a broken file must
-        /// not keep anyone from asking the kiosk what it runs.
+        /// default. A broken file must not keep anyone from asking the kiosk what it runs, nor from reloading
+        /// it to hear what is wrong: its problems are said, and its `control-socket` is used if nothing is
+        /// wrong with that setting (else the variable or the default).
         private func socketPath(configPath: String?) throws(CommandExit) -> String {
             if let path = invocation.values["socket"] { return path }
             let environment = ProcessEnvironment.current()
             let source = ConfigurationSource(
                 commandLine: CommandLineSettings(configPath: configPath), environment: environment,
                 vocabulary: DemoApp.vocabulary)
-            var configuration = KioskConfiguration.default
-            switch source.load() {
-            case .success(let loaded):
-                configuration = loaded
-            case .failure:
-                fail("note: \(source.path) has problems (kiosk check-config lists them); using KIOSK_CONTROL_SOCKET or the default")
-                if let text = environment["KIOSK_CONTROL_SOCKET"], !text.isEmpty,
-                    let setting = KioskConfiguration.setting(key: "control-socket")
-                {
-                    _ = setting.apply(text, to: &configuration, vocabulary: .open)
+            var (configuration, problems) = source.readValidSettings()
+            if !problems.isEmpty {
+                if let doubt = ControlSocketSetting.doubt(problems) {
+                    fail(
+                        "note: \(source.path) has problems (kiosk check-config lists them), \(doubt); using KIOSK_CONTROL_SOCKET or the default"
+                    )
+                    configuration = .default
+                    if let text = environment["KIOSK_CONTROL_SOCKET"], !text.isEmpty,
+                        let setting = KioskConfiguration.setting(key: "control-socket")
+                    {
+                        _ = setting.apply(text, to: &configuration, vocabulary: .open)
+                    }
+                } else {
+                    fail("note: \(source.path) has problems (kiosk check-config lists them); its control-socket is fine and used")
                 }
             }
             guard let path = configuration.controlSocket else {
@@ -330,5 +335,19 @@ enum StatusText {
         case ..<86400: return "\(total / 3600) h \(total % 3600 / 60) min"
         default: return "\(total / 86400) d \(total % 86400 / 3600) h"
         }
+    }
+}
+
+/// Whether a file's `control-socket` can be trusted when the file has problems elsewhere.
+enum ControlSocketSetting {
+    /// Why the valid settings' control socket may not be what the file means, or nil when it is: a problem
+    /// with the setting itself (in the file or `KIOSK_CONTROL_SOCKET`), or text the parser could not read
+    /// (its line may be the setting's, skipped), or a file that could not be read at all.
+    static func doubt(_ problems: [ConfigProblem]) -> String? {
+        if problems.contains(where: { $0.keyPath == "control-socket" }) { return "control-socket among them" }
+        let unread = problems.filter { $0.kind == .syntax }
+        if unread.contains(where: { $0.line == nil }) { return "the file could not be read" }
+        if !unread.isEmpty { return "some of it unreadable" }
+        return nil
     }
 }

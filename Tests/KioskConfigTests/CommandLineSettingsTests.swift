@@ -177,6 +177,27 @@ import Testing
         #expect(reloaded.seat == "seat1", "what the command line does not set comes from the new file")
     }
 
+    /// A file with problems still gives its valid settings to a client that asks for them (with the
+    /// problems, as `load()` reports them), the environment's and the command line's over them.
+    @Test func theValidSettingsOfABrokenFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-valid-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("kiosk.toml")
+        try "control-socket = \"/tmp/k\"\ncursor = \"sometimes\"\nseat = \"seat1\"\n".write(to: file, atomically: true, encoding: .utf8)
+        let source = ConfigurationSource(
+            commandLine: try Self.parse(["--config", file.path, "--primary", "HDMI-A-1"]), environment: ["KIOSK_SEAT": "seat2"],
+            vocabulary: kioskVocabulary)
+        let settings = source.readValidSettings()
+        #expect(settings.configuration.controlSocket == "/tmp/k" && settings.configuration.cursor == KioskConfiguration.default.cursor)
+        #expect(settings.configuration.seat == "seat2" && settings.configuration.primary == "HDMI-A-1")
+        guard case .failure(let errors) = source.load() else {
+            Issue.record("a file with a problem loaded")
+            return
+        }
+        #expect(settings.problems == errors.problems && errors.problems.map(\.keyPath) == ["cursor"])
+    }
+
     /// A file named by `KIOSK_CONFIG` must exist, as one named by `--config` must.
     @Test func aNamedFileMustExist() {
         let source = ConfigurationSource(environment: ["KIOSK_CONFIG": "/nonexistent/kiosk.toml"], vocabulary: kioskVocabulary)

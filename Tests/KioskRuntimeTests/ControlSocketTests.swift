@@ -219,6 +219,45 @@ final class RunningKiosk {
         #expect(kiosk.stderr.contains("kiosk reload: applied cursor from \(kiosk.config.path); seat changed and need a restart"))
     }
 
+    /// An edit breaks the file, and `kiosk reload --config FILE` still reaches the kiosk through the file's
+    /// `control-socket` to hear what is wrong. Only a problem with that setting, or text the parser could
+    /// not read, sends the client to KIOSK_CONTROL_SOCKET or the default instead, and it says so.
+    @Test func aFileBrokenElsewhereStillNamesTheSocket() throws {
+        let kiosk = try RunningKiosk()
+        let path = kiosk.config.path
+        func reload(_ text: String, variable: String? = nil) throws -> CommandLineTests.Result {
+            try text.write(to: kiosk.config, atomically: true, encoding: .utf8)
+            var environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+            environment["KIOSK_CONTROL_SOCKET"] = variable
+            return try CommandLineTests.run(CommandLineTests.binary, ["reload", "--config", path], environment: environment)
+        }
+        let elsewhere = try reload("control-socket = \"\(kiosk.socket)\"\ncursor = \"sometimes\"\n")
+        #expect(elsewhere.status == 1)
+        #expect(
+            elsewhere.stderr == """
+                kiosk reload: note: \(path) has problems (kiosk check-config lists them); its control-socket is fine and used
+                kiosk reload: \(path) has 1 problem(s); the running configuration is kept
+                \(path):2:10: cursor: "sometimes" is not valid; valid: auto, hidden, always
+
+                """)
+        // The setting itself is wrong: the variable names the socket.
+        let itself = try reload("control-socket = 5\n", variable: kiosk.socket)
+        #expect(itself.status == 1)
+        #expect(
+            itself.stderr.hasPrefix(
+                "kiosk reload: note: \(path) has problems (kiosk check-config lists them), control-socket among them; using KIOSK_CONTROL_SOCKET or the default\nkiosk reload: \(path) has 1 problem(s); the running configuration is kept\n"
+            ), "\(itself.stderr)")
+        // A syntax error: the line skipped might have been the setting's.
+        let unreadable = try reload("control-socket = \"\(kiosk.socket)\"\ncursor = \n", variable: kiosk.socket)
+        #expect(unreadable.status == 1)
+        #expect(
+            unreadable.stderr.hasPrefix(
+                "kiosk reload: note: \(path) has problems (kiosk check-config lists them), some of it unreadable; using KIOSK_CONTROL_SOCKET or the default\n"
+            ), "\(unreadable.stderr)")
+        #expect(try kiosk.traceEvents("config.reload").map { $0["problems"] as? Int } == [1, 1, 1])
+        #expect(kiosk.stop() == 0)
+    }
+
     /// No kiosk, a kiosk that left its socket, a path that is someone else's file, the socket turned off.
     @Test func withoutAKioskToAsk() throws {
         let folder = try CommandLineTests.temporaryFolder()
@@ -234,7 +273,13 @@ final class RunningKiosk {
             CommandLineTests.binary, ["reload", "--config", "/nonexistent/kiosk.toml"],
             environment: ["PATH": "/usr/bin:/bin", "KIOSK_CONTROL_SOCKET": "off"])
         #expect(
-            off.status == 3 && off.stderr.hasSuffix("kiosk reload: the control socket is off (control-socket = \"off\"); nothing to ask\n"))
+            off.status == 3
+                && off.stderr == """
+                    kiosk reload: note: /nonexistent/kiosk.toml has problems (kiosk check-config lists them), the file could not be read; using KIOSK_CONTROL_SOCKET or the default
+                    kiosk reload: the control socket is off (control-socket = "off"); nothing to ask
+
+                    """
+        )
 
         // Someone else's file where the socket would go: the kiosk runs without a socket and says why.
         let file = folder.appendingPathComponent("file").path
