@@ -167,12 +167,15 @@ struct ConfigReader {
                 }
             case "rotation":
                 let valid = Rotation.validSpellings
-                guard let text = string(value, at: keyPath, valid: valid) else { continue }
+                // `rotation = 90` is what most people write in TOML: a number that is a spelling counts.
+                let number: String? = if case .integer(let degrees) = value { String(degrees) } else { nil }
+                guard let text = number ?? string(value, at: keyPath, valid: valid) else { continue }
                 if let rotation = Rotation(spelling: text) {
                     screen.rotation = rotation
                 } else {
                     report(
-                        .invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not a rotation", valid: valid, origin(keyPath, at: .value)))
+                        .invalidValue(
+                            keyPath, "\(number ?? ConfigKeyPath.quote(text)) is not a rotation", valid: valid, origin(keyPath, at: .value)))
                 }
             case "primary":
                 if let primary = boolean(value, at: keyPath) { screen.primary = primary }

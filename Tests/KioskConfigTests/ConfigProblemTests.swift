@@ -1,3 +1,4 @@
+import Geometry
 import Testing
 
 @testable import KioskConfig
@@ -187,10 +188,17 @@ import Testing
                 """) == ["/etc/kiosk/kiosk.toml:2:12: screens.HDMI-A-1.rotation: \"45\" is not a rotation; valid: \(Self.rotations)"])
     }
 
-    @Test func rotationWrittenAsANumber() {
+    /// `rotation = 90` is what most people write: a number that is a spelling is that rotation; another
+    /// number is said as the number it is, and a float is the wrong type.
+    @Test func rotationWrittenAsANumber() throws {
+        for (degrees, rotation) in [(90, Rotation.rotated90), (180, .rotated180), (270, .rotated270)] {
+            let configuration = try KioskConfiguration.parse(text: "[screens.HDMI-A-1]\nrotation = \(degrees)").get()
+            #expect(configuration.screen(connector: "HDMI-A-1").rotation == rotation)
+        }
         #expect(
-            messages("[screens.HDMI-A-1]\nrotation = 90") == [
-                "/etc/kiosk/kiosk.toml:2:12: screens.HDMI-A-1.rotation must be a string, not an integer; valid: \(Self.rotations)"
+            messages("[screens.HDMI-A-1]\nrotation = 45\n[screens.DP-1]\nrotation = 90.0") == [
+                "/etc/kiosk/kiosk.toml:2:12: screens.HDMI-A-1.rotation: 45 is not a rotation; valid: \(Self.rotations)",
+                "/etc/kiosk/kiosk.toml:4:12: screens.DP-1.rotation must be a string, not a float; valid: \(Self.rotations)",
             ])
     }
 
