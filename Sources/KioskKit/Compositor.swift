@@ -204,6 +204,12 @@ public final class Compositor: WindowChangeObserver {
         state.tickTimer = application.clock.schedule(at: deadline) { [weak self, weak screen] in
             guard let self, let screen, let state = self.states[ObjectIdentifier(screen)] else { return }
             state.tickTimer = nil
+            if let earliest = self.earliestNextFrame(on: screen, state: state), earliest > deadline + 1e-9 {
+                // A change made a frame after this tick was set (a late flip landed, and the run loop
+                // composed what waited): the tick moves to a period after that frame.
+                self.ensureTicking(screen)
+                return
+            }
             self.tick(screen, at: deadline)
         }
     }

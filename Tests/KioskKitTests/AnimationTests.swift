@@ -552,6 +552,32 @@ struct DisplayLinkTests {
         #expect(bed.clock.pendingTimers.isEmpty)
     }
 
+    @Test func aTickAfterAFrameAChangeMadeWaitsAPeriodAfterIt() {
+        // Without vblank times: the frame of the tick at 100 lands late, at 1.2 periods, with a change
+        // waiting; the run loop composes it at once (a period has passed since 100). The tick the timer
+        // kept for 2 periods would come 0.8 period after that frame: it moves to a period after it.
+        let (bed, link, stamps) = AnimationBed.withMovingLink()
+        let view = bed.smallView()
+        bed.advance(by: 0)
+        #expect(bed.frameTimes == [100])
+        bed.advance(by: bed.period * 1.2)
+        view.backgroundColor = .red
+        bed.compositor.framePresented(on: bed.screen)
+        runLoopTurn(bed)
+        #expect(bed.frameTimes == [100, 100 + bed.period * 1.2])
+        bed.advance(by: bed.period * 0.1)
+        bed.compositor.framePresented(on: bed.screen)
+        bed.advance(by: bed.period * 0.85)
+        #expect(bed.frameTimes.count == 2, "no frame 0.8 period after the last: \(bed.frameTimes)")
+        bed.advance(by: bed.period * 0.2)
+        bed.compositor.framePresented(on: bed.screen)
+        bed.advance(by: bed.period * 1.5)
+        let gaps = zip(bed.frameTimes, bed.frameTimes.dropFirst()).map { ($1 - $0) / bed.period }
+        #expect(gaps.count >= 3 && gaps.allSatisfy { $0 >= 1 - 1e-9 }, "frames apart, in periods: \(gaps)")
+        #expect(stamps.values.count >= 2 && abs(stamps.values[1] - 100 - bed.period * 2.2) < 1e-9, "\(stamps.values)")
+        link.invalidate()
+    }
+
     @Test func aChangeDuringAnAnimationWaitsForTheNextTick() {
         // While the frame clock ticks, a change between ticks is composed by the next tick (no timer of
         // its own), and the first tick after a frame a change made comes a period after that frame.
