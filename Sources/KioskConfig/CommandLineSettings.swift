@@ -144,8 +144,7 @@ public struct ConfigurationSource: Sendable, Equatable {
 
     /// Reads the file, applies the environment and then the command line; every problem of all three at once.
     public func load() -> Result<KioskConfiguration, ConfigErrors> {
-        let settings = readValidSettings()
-        return settings.problems.isEmpty ? .success(settings.configuration) : .failure(ConfigErrors(settings.problems))
+        KioskConfiguration.outcome(readValidSettings())
     }
 
     /// What `load()` reads, problems or not: the configuration every valid setting of the three gives

@@ -616,8 +616,6 @@ struct ConfigReader {
 
     // MARK: App settings
 
-    /// `[app-settings]` as the app sees it: anything TOML can say, copied as it is. The recursion is as deep
-    /// as the parser allows (`TOML.maximumNesting`).
     /// `[app-settings]` against the keys the app declares: an undeclared key (with the declared ones, or the
     /// nearest of them), a value of another type. `values` is `table` as the app gets it; `table` gives the
     /// keys in file order and the TOML types named in messages.
@@ -641,6 +639,8 @@ struct ConfigReader {
         }
     }
 
+    /// `[app-settings]` as the app sees it: anything TOML can say, copied as it is. The recursion is as deep
+    /// as the parser allows (`TOML.maximumNesting`).
     private static func settings(_ table: TOML.Table) -> [String: ConfigValue] {
         var values: [String: ConfigValue] = [:]
         for key in table.keys { values[key] = table[key].map(setting) }

@@ -38,7 +38,8 @@ extension KioskConfiguration {
         }
     }
 
-    private static func outcome(
+    /// The configuration if there is no problem, else every problem.
+    static func outcome(
         _ settings: (configuration: KioskConfiguration, problems: [ConfigProblem])
     ) -> Result<KioskConfiguration, ConfigErrors> {
         settings.problems.isEmpty ? .success(settings.configuration) : .failure(ConfigErrors(settings.problems))
