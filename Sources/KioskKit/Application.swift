@@ -195,6 +195,9 @@ public final class Application: Responder {
     /// Non-zero while `becomeFirstResponder` moves the status from one responder to another.
     var firstResponderSwitches = 0
 
+    /// True while `takeFirstResponderStatus` makes the first responder resign without asking it.
+    var isTakingFirstResponder = false
+
     private func firstResponderDidChange(from old: Responder?) {
         for observer in firstResponderObservers { observer(old, firstResponder) }
         if firstResponderSwitches == 0 { keyboard.update() }
@@ -274,6 +277,9 @@ public final class Application: Responder {
             stackingDidChange()
             cancelTouches(reason: "window \(window.displayName) hidden") { $0.window === window }
             window.subtreeWillLeave(window)
+            // A hidden window takes no input: the text field being edited in it ends its editing (and
+            // the keyboard goes), rather than typing on into a window nobody sees.
+            if let responder = firstResponder as? View, responder.isDescendant(of: window) { responder.takeFirstResponderStatus() }
             if keyWindow === window {
                 resignKey(window)
                 // The key status goes back to the window that had it before, if it is still visible,

@@ -28,7 +28,9 @@ open class Responder {
     /// Whether this responder accepts keyboard focus; false by default.
     open var canBecomeFirstResponder: Bool { false }
 
-    /// Whether it lets the focus go when asked; true by default.
+    /// Whether it lets the focus go when asked; true by default. `resignFirstResponder()` asks it, except
+    /// when the status is taken away (`endEditing(true)`, the responder leaving its window or its window
+    /// hidden).
     open var canResignFirstResponder: Bool { true }
 
     /// The window a view must be in to become first responder (views answer their window).
@@ -52,18 +54,31 @@ open class Responder {
             application.keyboard.update()
         }
         if let current = application.firstResponder {
-            guard current.canResignFirstResponder, current.resignFirstResponder() else { return false }
+            guard current.resignFirstResponder() else { return false }
         }
         application.firstResponder = self
         return true
     }
 
-    /// Gives up the first responder status. Subclasses that override it call `super`.
+    /// Gives up the first responder status if `canResignFirstResponder` agrees (a text field asks its
+    /// delegate's `textFieldShouldEndEditing`); false when it keeps it. Subclasses that override it call
+    /// `super` and act only when it returns true.
     @discardableResult
     open func resignFirstResponder() -> Bool {
         let application = Application.shared
-        guard application.firstResponder === self else { return false }
+        guard application.firstResponder === self, application.isTakingFirstResponder || canResignFirstResponder else { return false }
         application.firstResponder = nil
         return true
+    }
+
+    /// Takes the first responder status away whatever `canResignFirstResponder` says: its
+    /// `resignFirstResponder()` runs (a text field ends its editing and tells its delegate), and a
+    /// subclass that still refuses loses the status all the same.
+    func takeFirstResponderStatus() {
+        let application = Application.shared
+        guard application.firstResponder === self else { return }
+        application.isTakingFirstResponder = true
+        defer { application.isTakingFirstResponder = false }
+        if !resignFirstResponder() { application.firstResponder = nil }
     }
 }

@@ -101,6 +101,12 @@ open class TextField: Control, KeyInput {
     open var returnKeyType: ReturnKeyType = .default
     open var autocapitalizationType: TextAutocapitalizationType = .sentences
     open var clearButtonMode: ViewMode = .never { didSet { if clearButtonMode != oldValue { setNeedsDisplay() } } }
+    /// Editing begins with the old text cleared, if the delegate's `textFieldShouldClear` agrees.
+    open var clearsOnBeginEditing = false
+    /// While editing, the next text typed replaces the whole text (Backspace removes it all), and this goes
+    /// back to false. A secure field sets it whenever its editing begins with text in it, as UIKit's do: a
+    /// PIN typed again replaces the one whose dots are showing.
+    open var clearsOnInsertion = false
     public weak var delegate: (any TextFieldDelegate)?
 
     /// Whether it is being edited (it is the first responder).
@@ -301,6 +307,8 @@ open class TextField: Control, KeyInput {
         if isFirstResponder { return true }
         guard isEnabled, delegate?.textFieldShouldBeginEditing(self) ?? true, super.becomeFirstResponder() else { return false }
         isEditing = true
+        if clearsOnBeginEditing, hasText, delegate?.textFieldShouldClear(self) ?? true { replace(0..<text.count, with: "") }
+        if isSecureTextEntry, hasText { clearsOnInsertion = true }
         setNeedsDisplay()
         placeCaret(restartBlink: true)
         sendActions(for: .editingDidBegin)
@@ -344,25 +352,37 @@ open class TextField: Control, KeyInput {
         if string == "\n" || string == "\r" { return pressReturn() }
         let clean = String(string.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
         guard !clean.isEmpty else { return }
-        replace(caretPosition..<caretPosition, with: clean)
+        replace(takeWholeTextIfClearing() ?? caretPosition..<caretPosition, with: clean)
     }
 
     public func deleteBackward() {
+        if let whole = takeWholeTextIfClearing() { return _ = replace(whole, with: "") }
         guard caretPosition > 0 else { return }
         replace(caretPosition - 1..<caretPosition, with: "")
     }
 
     /// Deletes the character after the caret (the Delete key).
     public func deleteForward() {
+        if let whole = takeWholeTextIfClearing() { return _ = replace(whole, with: "") }
         guard caretPosition < text.count else { return }
         replace(caretPosition..<caretPosition + 1, with: "")
     }
 
+    /// The whole text, when `clearsOnInsertion` says the next edit replaces it (and then resets it).
+    private func takeWholeTextIfClearing() -> Range<Int>? {
+        guard clearsOnInsertion, isEditing else { return nil }
+        clearsOnInsertion = false
+        return 0..<text.count
+    }
+
     /// Return: the delegate decides; then `.next` moves to the next text field of the window (left to
-    /// right, top to bottom), anything else ends editing (and hides the keyboard).
+    /// right, top to bottom), anything else ends editing (and hides the keyboard) if the delegate's
+    /// `textFieldShouldEndEditing` agrees. A delegate that moved the focus itself (or ended the editing)
+    /// in `textFieldShouldReturn` keeps its choice.
     func pressReturn() {
         guard delegate?.textFieldShouldReturn(self) ?? true else { return }
         sendActions(for: .editingDidEndOnExit)
+        guard isFirstResponder else { return }
         if returnKeyType == .next, let next = nextTextField(), next.becomeFirstResponder() { return }
         resignFirstResponder()
     }

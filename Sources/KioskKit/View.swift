@@ -279,7 +279,7 @@ open class View: Responder {
         guard newWindow !== oldWindow else { return }
         // A first responder that leaves its window (or goes into another) lets the focus go, as UIKit.
         if oldWindow != nil, let responder = Application.shared.firstResponder as? View, responder.isDescendant(of: self) {
-            if !responder.resignFirstResponder() { Application.shared.firstResponder = nil }
+            responder.takeFirstResponderStatus()
         }
         didMoveToWindow()
         for subview in subviews { subview.windowMayHaveChangedFromAncestor() }
@@ -382,9 +382,7 @@ open class View: Responder {
     public func endEditing(_ force: Bool) -> Bool {
         let application = Application.shared
         guard let responder = application.firstResponder as? View, responder.isDescendant(of: self) else { return true }
-        if force || responder.canResignFirstResponder {
-            if !responder.resignFirstResponder(), force { application.firstResponder = nil }
-        }
+        if force { responder.takeFirstResponderStatus() } else { responder.resignFirstResponder() }
         return application.firstResponder !== responder
     }
 

@@ -331,6 +331,138 @@ struct TextInputTests {
         #expect(text.takeNotes() == ["WillShowNotification ((0, 346), 320x222)", "DidShowNotification ((0, 346), 320x222)"])
     }
 
+    /// A delegate that records what it is asked and may keep the field in editing.
+    final class EndingDelegate: TextFieldDelegate {
+        var log: [String] = []
+        var allowsEnd = false
+        var onReturn: (() -> Void)?
+        func textFieldShouldEndEditing(_ textField: TextField) -> Bool {
+            log.append("shouldEnd")
+            return allowsEnd
+        }
+        func textFieldDidEndEditing(_ textField: TextField) { log.append("didEnd") }
+        func textFieldShouldReturn(_ textField: TextField) -> Bool {
+            log.append("return")
+            onReturn?()
+            return true
+        }
+        func textFieldShouldClear(_ textField: TextField) -> Bool {
+            log.append("shouldClear")
+            return true
+        }
+    }
+
+    /// `textFieldShouldEndEditing` is asked whenever the field is asked to resign (UIKit: "when you call
+    /// the text field's resignFirstResponder() method"), Return and another field's focus included; only
+    /// `endEditing(true)` and the field leaving its window take the status without asking.
+    @Test func shouldEndEditingKeepsTheFieldWhenAsked() {
+        let text = TextBed()
+        let field = text.field()
+        let other = TextField(frame: Rect(x: 20, y: 80, width: 280, height: 44))
+        field.window!.addSubview(other)
+        let delegate = EndingDelegate()
+        field.delegate = delegate
+        text.focus(field)
+        _ = text.takeNotes()
+        #expect(field.resignFirstResponder() == false)
+        #expect(field.isFirstResponder && field.isEditing)
+        field.insertText("\n")
+        #expect(field.isFirstResponder)
+        #expect(other.becomeFirstResponder() == false)
+        #expect(field.window!.endEditing(false) == false)
+        #expect(field.isFirstResponder && text.app.keyboard.isVisible)
+        #expect(delegate.log == ["shouldEnd", "return", "shouldEnd", "shouldEnd", "shouldEnd"])
+        delegate.log = []
+        // Forced: the delegate is not asked, and still hears that editing ended.
+        #expect(field.window!.endEditing(true))
+        #expect(!field.isFirstResponder && !field.isEditing)
+        #expect(delegate.log == ["didEnd"])
+        text.settle()
+        #expect(!text.app.keyboard.isVisible)
+        // Asked and agreeing.
+        delegate.allowsEnd = true
+        delegate.log = []
+        field.becomeFirstResponder()
+        #expect(field.resignFirstResponder())
+        #expect(delegate.log == ["shouldEnd", "didEnd"])
+        // Leaving the window takes the status too.
+        delegate.allowsEnd = false
+        delegate.log = []
+        field.becomeFirstResponder()
+        field.removeFromSuperview()
+        #expect(!field.isFirstResponder && !field.isEditing)
+        #expect(delegate.log == ["didEnd"])
+    }
+
+    /// A delegate that moves the focus itself in `textFieldShouldReturn` keeps its choice over `.next`.
+    @Test func returnLeavesAFocusTheDelegateMoved() {
+        let text = TextBed()
+        let window = Window(screen: Screen.main)
+        window.makeKeyAndVisible()
+        let fields = (0..<3).map { TextField(frame: Rect(x: 20, y: 20 + 60 * Double($0), width: 280, height: 44)) }
+        for field in fields { window.addSubview(field) }
+        fields[0].returnKeyType = .next
+        let delegate = EndingDelegate()
+        delegate.allowsEnd = true
+        delegate.onReturn = { fields[2].becomeFirstResponder() }
+        fields[0].delegate = delegate
+        text.focus(fields[0])
+        fields[0].insertText("\n")
+        #expect(fields[2].isFirstResponder)
+        #expect(delegate.log == ["return", "shouldEnd", "didEnd"])
+    }
+
+    /// A hidden window takes no input: the field edited in it ends its editing and the keyboard goes.
+    @Test func hidingTheWindowEndsItsEditing() {
+        let text = TextBed()
+        let field = text.field()
+        let delegate = EndingDelegate()
+        field.delegate = delegate
+        text.focus(field)
+        _ = text.takeNotes()
+        field.window!.isHidden = true
+        #expect(!field.isFirstResponder && !field.isEditing)
+        #expect(delegate.log == ["didEnd"])
+        text.settle()
+        #expect(!text.app.keyboard.isVisible)
+        #expect(text.takeNotes().map { $0.prefix { $0 != " " } } == ["WillHideNotification", "DidHideNotification"])
+    }
+
+    /// A secure field's PIN typed again replaces the old one (UIKit's secure fields set
+    /// `clearsOnInsertion` when their editing begins with text); Backspace then clears it all.
+    @Test func aSecureFieldTypedAgainStartsOver() {
+        let text = TextBed()
+        let field = text.field()
+        field.isSecureTextEntry = true
+        field.keyboardType = .numberPad
+        text.focus(field)
+        text.tapKeys(["key.1", "key.2", "key.3", "key.4"])
+        #expect(field.text == "1234" && !field.clearsOnInsertion)
+        field.resignFirstResponder()
+        text.focus(field)
+        #expect(field.clearsOnInsertion)
+        text.tapKeys(["key.5", "key.6"])
+        #expect(field.text == "56")
+        field.resignFirstResponder()
+        text.focus(field)
+        text.tapKeys(["key.backspace"])
+        #expect(field.text == "" && !field.clearsOnInsertion)
+        // A plain field appends, and `clearsOnBeginEditing` empties it as editing begins.
+        let plain = text.field(Rect(x: 20, y: 80, width: 280, height: 44))
+        plain.text = "ab"
+        plain.becomeFirstResponder()
+        plain.caretPosition = 2
+        plain.insertText("c")
+        #expect(plain.text == "abc")
+        plain.resignFirstResponder()
+        let delegate = EndingDelegate()
+        delegate.allowsEnd = true
+        plain.delegate = delegate
+        plain.clearsOnBeginEditing = true
+        plain.becomeFirstResponder()
+        #expect(plain.text == "" && delegate.log == ["shouldClear"])
+    }
+
     @Test func theCaretBlinksOnlyWhileEditing() {
         let text = TextBed()
         let field = text.field()
