@@ -77,14 +77,25 @@ open class ScrollView: View {
     /// The insets in effect (`contentInset`: a kiosk has no safe area to add).
     public var adjustedContentInset: EdgeInsets { contentInset }
 
-    /// The point of the content at the view's top left: the bounds' origin.
+    /// The point of the content at the view's top left: the bounds' origin. Set during a drag, the content
+    /// goes on following the finger from there; during momentum or a bounce, the motion goes on from there
+    /// at the speed it had (as UIKit's, which lets an endless list recentre itself while it moves); an
+    /// animated `setContentOffset` is stopped.
     public var contentOffset: Point {
         get { bounds.origin }
         set {
-            guard newValue != bounds.origin else { return }
-            bounds.origin = newValue
-            didScroll()
+            let old = bounds.origin
+            guard newValue != old else { return }
+            moveContent(to: newValue)
+            contentWasMoved(by: Point(x: newValue.x - old.x, y: newValue.y - old.y))
         }
+    }
+
+    /// The content's own moves (the finger, a frame of motion): the offset, without `contentWasMoved`.
+    private func moveContent(to offset: Point) {
+        guard offset != bounds.origin else { return }
+        bounds.origin = offset
+        didScroll()
     }
 
     /// Whether the content goes past its edges on a rubber band and springs back (true).
@@ -149,12 +160,14 @@ open class ScrollView: View {
             y: max(contentSize.height + contentInset.bottom - bounds.height, minimum.y))
     }
 
+    /// Whether a drag moves the content sideways: it is wider than the view, or `alwaysBounceHorizontal`
+    /// (with `bounces`, as UIKit) lets it bounce anyway.
     private var scrollsHorizontally: Bool {
-        alwaysBounceHorizontal || contentSize.width + contentInset.left + contentInset.right > bounds.width
+        (alwaysBounceHorizontal && bounces) || contentSize.width + contentInset.left + contentInset.right > bounds.width
     }
 
     private var scrollsVertically: Bool {
-        alwaysBounceVertical || contentSize.height + contentInset.top + contentInset.bottom > bounds.height
+        (alwaysBounceVertical && bounces) || contentSize.height + contentInset.top + contentInset.bottom > bounds.height
     }
 
     private func clamped(_ offset: Point) -> Point {
@@ -196,7 +209,10 @@ open class ScrollView: View {
         if rect.minX < offset.x { offset.x = rect.minX }
         if rect.maxY > offset.y + bounds.height { offset.y = rect.maxY - bounds.height }
         if rect.minY < offset.y { offset.y = rect.minY }
-        setContentOffset(clamped(offset), animated: animated)
+        // "If the area is already visible, the method does nothing" (UIKit): momentum goes on.
+        let target = clamped(offset)
+        guard target != contentOffset else { return }
+        setContentOffset(target, animated: animated)
     }
 
     /// Shows the indicators for a moment.
@@ -214,6 +230,15 @@ open class ScrollView: View {
 
     override open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
         guard gestureRecognizer === panGestureRecognizer else { return super.gestureRecognizerShouldBegin(gestureRecognizer) }
+        // A drag the content cannot follow is not this view's: a list that fits takes no drag (its rows
+        // keep their touches), and a vertical list inside a horizontal pager lets sideways drags go to the
+        // pager (UIKit's nested scroll views). Diagonal drags go by their larger component.
+        let horizontal = scrollsHorizontally, vertical = scrollsVertically
+        guard horizontal || vertical else { return false }
+        if horizontal != vertical {
+            let translation = panGestureRecognizer.translation(in: superview)
+            if (abs(translation.x) > abs(translation.y)) != horizontal { return false }
+        }
         for touch in panGestureRecognizer.touches where touch.viewSawBegin && !touch.viewSawEnd {
             guard let view = touch.view, view !== self else { continue }
             if !canCancelContentTouches || !touchesShouldCancel(in: view) { return false }
@@ -242,7 +267,7 @@ open class ScrollView: View {
             let wanted = Point(
                 x: scrollsHorizontally ? dragOrigin.x - translation.x : contentOffset.x,
                 y: scrollsVertically ? dragOrigin.y - translation.y : contentOffset.y)
-            contentOffset = banded(wanted).roundedToPoints
+            moveContent(to: banded(wanted).roundedToPoints)
         case .ended, .cancelled:
             isDragging = false
             let velocity = pan.state == .ended ? pan.velocity(in: reference) : .zero
@@ -255,6 +280,27 @@ open class ScrollView: View {
         default:
             break
         }
+    }
+
+    /// The app set `contentOffset` while the content moved by itself or followed a finger: the drag goes on
+    /// from the new offset; momentum and springs start again from it with the speed they had (a page
+    /// setting again picks its page); an animated scroll stops there.
+    private func contentWasMoved(by delta: Point) {
+        if isDragging { dragOrigin = Point(x: dragOrigin.x + delta.x, y: dragOrigin.y + delta.y) }
+        guard let current = motion else { return }
+        guard current.endsAs == .deceleration else { return stopMotion() }
+        // The time the offset was for: a frame's motion is worked out for the time it will be shown.
+        let now = offsetTime
+        func speed(_ axis: AxisMotion) -> Double {
+            switch axis {
+            case .rest, .animating: return 0
+            case .decelerating(_, let deceleration, let since): return deceleration.velocity(at: max(now - since, 0))
+            case .springing(_, let spring, let since): return spring.velocity(at: max(now - since, 0))
+            }
+        }
+        motion = nil
+        release(velocity: Point(x: speed(current.x), y: speed(current.y)), at: now)
+        if motion == nil { finishMotion(.deceleration) }
     }
 
     /// The finger lifted: momentum, a spring back inside the edges, or settling on a page.
@@ -271,6 +317,7 @@ open class ScrollView: View {
         }
         guard x != .rest || y != .rest else { return }
         motion = Motion(x: x, y: y, endsAs: .deceleration)
+        offsetTime = time
         isDecelerating = true
         startFrames()
     }
@@ -338,6 +385,8 @@ open class ScrollView: View {
     }
 
     private var motion: Motion?
+    /// The time the motion's latest offset belongs to.
+    private var offsetTime: TimeInterval = 0
     private var link: DisplayLink?
 
     private func startFrames() {
@@ -354,7 +403,7 @@ open class ScrollView: View {
         link = nil
     }
 
-    /// Stops any movement where it is (a touch caught it, a new drag, an offset set).
+    /// Stops any movement where it is (a touch caught it, a new drag, `setContentOffset`).
     func stopMotion() {
         guard motion != nil else { return }
         motion = nil
@@ -370,8 +419,10 @@ open class ScrollView: View {
             offset.x = advance(&motion.x, from: offset.x, to: time, low: low.x, high: high.x)
             offset.y = advance(&motion.y, from: offset.y, to: time, low: low.y, high: high.y)
             self.motion = motion
-            contentOffset = offset
-            if motion.x == .rest, motion.y == .rest { finishMotion(motion.endsAs) }
+            offsetTime = time
+            moveContent(to: offset)
+            // The delegate may have moved the content meanwhile, which gives the motion a new start.
+            if let motion = self.motion, motion.x == .rest, motion.y == .rest { finishMotion(motion.endsAs) }
         }
         stepIndicatorFade(at: time)
         if motion == nil, indicatorFade == nil { stopFrames() }

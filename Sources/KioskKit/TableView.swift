@@ -60,18 +60,26 @@ extension TableViewDelegate {
 /// A tap highlights a row and selects it (`didSelectRowAt`); a drag scrolls and takes the highlight away.
 @MainActor
 open class TableView: ScrollView {
-    public weak var dataSource: (any TableViewDataSource)?
+    /// Where the rows come from; a new one is asked for everything at the next layout (or query).
+    public weak var dataSource: (any TableViewDataSource)? {
+        didSet {
+            guard dataSource !== oldValue else { return }
+            discardRows()
+            setNeedsLayout()
+        }
+    }
 
     /// The table view's delegate: a `TableViewDelegate` (which is also a scroll view delegate).
     public var tableDelegate: (any TableViewDelegate)? { delegate as? any TableViewDelegate }
 
-    /// The height of each row unless the delegate says otherwise (44, as UIKit).
+    /// The height of each row unless the delegate says otherwise (44, as UIKit). A change lays the rows
+    /// out again at the next layout, keeping the selection and the cells in view.
     public var rowHeight = 44.0 {
-        didSet { if rowHeight != oldValue { reloadData() } }
+        didSet { if rowHeight != oldValue { geometryDidChange() } }
     }
     /// The height of a section's header when it has one (28, as UIKit's plain style).
     public var sectionHeaderHeight = 28.0 {
-        didSet { if sectionHeaderHeight != oldValue { reloadData() } }
+        didSet { if sectionHeaderHeight != oldValue { geometryDidChange() } }
     }
     public var allowsSelection = true
 
@@ -141,6 +149,13 @@ open class TableView: ScrollView {
     /// Asks the data source again for everything: sections, rows, heights, cells. Visible cells go back
     /// to the reuse pool and the selection is cleared, as UIKit.
     public func reloadData() {
+        discardRows()
+        loadIfNeeded()
+        setNeedsLayout()
+    }
+
+    /// Cells back to the pool, headers gone, no selection, and the data source to be asked again.
+    private func discardRows() {
         for (_, cell) in visibleCellsByPath { recycle(cell) }
         visibleCellsByPath.removeAll()
         for (_, header) in headerViews { header.removeFromSuperview() }
@@ -148,7 +163,11 @@ open class TableView: ScrollView {
         selectedPath = nil
         highlight = nil
         loaded = false
-        loadIfNeeded()
+    }
+
+    /// Heights changed: the rows' places are worked out again, and the cells move to them.
+    private func geometryDidChange() {
+        loaded = false
         setNeedsLayout()
     }
 
@@ -353,10 +372,11 @@ open class TableView: ScrollView {
         setContentOffset(offset, animated: animated)
     }
 
-    // Touches on the cells come up the responder chain (cells and their labels do not take them).
+    // Touches on the cells come up the responder chain (cells, their content views and their labels do
+    // not handle them; a control added to a cell's `contentView` does, and the row then stays as it is).
 
     override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        guard allowsSelection, highlight == nil, let touch = touches.first,
+        guard allowsSelection, highlight == nil, let touch = touches.first, isInACell(touch.view),
             let path = indexPathForRow(at: touch.location(in: self))
         else { return }
         highlight = (path, touch)
@@ -386,6 +406,16 @@ open class TableView: ScrollView {
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
         guard let highlight, touches.contains(highlight.touch) else { return }
         endHighlight()
+    }
+
+    /// Whether `view` is a cell or inside one (a touch on a section header selects nothing).
+    private func isInACell(_ view: View?) -> Bool {
+        var current = view
+        while let view = current, view !== self {
+            if view is TableViewCell { return true }
+            current = view.superview
+        }
+        return false
     }
 
     private func endHighlight() {
@@ -477,7 +507,6 @@ open class TableViewCell: View {
         super.init(frame: .zero)
         backgroundColor = .white
         isOpaque = true
-        contentView.isUserInteractionEnabled = false
         textLabel.font = .system(size: 17)
         if let detailTextLabel {
             detailTextLabel.font = .system(size: style == .subtitle ? 13 : 17)

@@ -229,6 +229,90 @@ struct ScrollViewTests {
         #expect(pressed == 0)
     }
 
+    /// A drag a scroll view cannot follow is not its own: a vertical list inside a horizontal pager lets
+    /// sideways drags page (UIKit's nested scroll views), and takes the vertical ones itself.
+    @Test func aSidewaysDragOverAVerticalListGoesToThePagerAroundIt() {
+        let bed = Bed(contentSize: Size(width: 960, height: 800))
+        bed.scrollView.isPagingEnabled = true
+        let list = ScrollView(frame: Rect(x: 0, y: 0, width: 320, height: 800))
+        list.contentSize = Size(width: 320, height: 5000)
+        let listRecorder = ScrollRecorder()
+        list.delegate = listRecorder
+        bed.scrollView.addSubview(list)
+        bed.finger.drag(from: Point(x: 300, y: 200), to: Point(x: 60, y: 210), duration: 0.2, steps: 10)
+        bed.settle()
+        #expect(bed.scrollView.contentOffset == Point(x: 320, y: 0))
+        #expect(list.contentOffset == .zero && listRecorder.events.isEmpty)
+        // Back on the list's page, a vertical drag scrolls the list and leaves the pager where it is.
+        bed.scrollView.setContentOffset(.zero, animated: false)
+        bed.finger.drag(from: Point(x: 160, y: 600), to: Point(x: 150, y: 300), duration: 0.3, steps: 10)
+        bed.settle()
+        #expect(bed.scrollView.contentOffset == .zero)
+        #expect(list.contentOffset.y > 250)
+        #expect(listRecorder.events.first == "willBeginDragging")
+    }
+
+    /// Content that fits takes no drag, so what is under the finger keeps its touch; `alwaysBounceVertical`
+    /// makes it drag anyway, but only with `bounces` (as UIKit).
+    @Test func contentThatFitsTakesNoDrag() {
+        for (alwaysBounce, bounces, drags) in [(false, true, false), (true, false, false), (true, true, true)] {
+            let bed = Bed(contentSize: Size(width: 320, height: 300))
+            bed.scrollView.alwaysBounceVertical = alwaysBounce
+            bed.scrollView.bounces = bounces
+            let content = RecordingView(frame: Rect(x: 0, y: 0, width: 320, height: 300))
+            bed.scrollView.addSubview(content)
+            bed.finger.drag(from: Point(x: 100, y: 100), to: Point(x: 100, y: 160), duration: 0.3, steps: 6)
+            bed.settle()
+            let context = "alwaysBounceVertical \(alwaysBounce), bounces \(bounces)"
+            #expect(bed.recorder.events.contains("willBeginDragging") == drags, "\(context)")
+            // Dragged, the content never sees its touch end (held back, or cancelled by the drag).
+            #expect(content.calls.contains("ended 1") == !drags, "\(context): \(content.calls)")
+        }
+    }
+
+    /// An offset set during momentum is where the motion goes on from, at the speed it had (UIKit's endless
+    /// lists recentre themselves so); an offset set during a drag is where the finger goes on from.
+    @Test func anOffsetSetWhileTheContentMovesIsWhereItGoesOnFrom() {
+        let bed = Bed()
+        bed.finger.drag(from: Point(x: 160, y: 700), to: Point(x: 160, y: 100), duration: 0.12, steps: 12)
+        bed.clock.advance(by: 0.1)
+        #expect(bed.scrollView.isDecelerating)
+        let before = bed.scrollView.contentOffset.y
+        bed.clock.advance(by: 1.0 / 60)
+        let step = bed.scrollView.contentOffset.y - before
+        bed.scrollView.contentOffset = Point(x: 0, y: 1000)
+        #expect(bed.scrollView.isDecelerating)
+        bed.clock.advance(by: 1.0 / 60)
+        let after = bed.scrollView.contentOffset.y
+        // On from 1000, about as fast as before (the speed decays a little each frame), not back near `before`.
+        #expect(after > 1000 && after - 1000 <= step + 1 && after - 1000 > step * 0.8, "step \(step) from \(before), then \(after - 1000)")
+        bed.recorder.events = []
+        bed.settle()
+        #expect(bed.recorder.events == ["didEndDecelerating"])
+        #expect(bed.scrollView.contentOffset.y > after)
+        // During a drag.
+        let touch = bed.finger.drag(from: Point(x: 160, y: 600), to: Point(x: 160, y: 500), duration: 0.5, steps: 5, lift: false)
+        bed.scrollView.contentOffset = Point(x: 0, y: 200)
+        bed.clock.advance(by: 0.1)
+        bed.finger.move(touch, to: Point(x: 160, y: 450))
+        #expect(bed.scrollView.contentOffset == Point(x: 0, y: 250))
+        bed.finger.up(touch)
+    }
+
+    /// "If the area is already visible, the method does nothing": momentum goes on.
+    @Test func scrollingToAVisibleRectLeavesMomentumAlone() {
+        let bed = Bed()
+        bed.finger.drag(from: Point(x: 160, y: 700), to: Point(x: 160, y: 100), duration: 0.12, steps: 12)
+        bed.clock.advance(by: 0.1)
+        let offset = bed.scrollView.contentOffset.y
+        bed.scrollView.scrollRectToVisible(Rect(x: 0, y: offset + 100, width: 10, height: 10), animated: false)
+        #expect(bed.scrollView.isDecelerating)
+        bed.recorder.events = []
+        bed.settle()
+        #expect(bed.scrollView.contentOffset.y > offset + 50)
+        #expect(bed.recorder.events == ["didEndDecelerating"])
+    }
+
     @Test func aTapOnAButtonInsideStillPressesIt() {
         let bed = Bed()
         let button = Button(title: "Buy", frame: Rect(x: 20, y: 20, width: 200, height: 60))
@@ -421,6 +505,76 @@ struct TableViewTests {
         let pushed = table.subviews.compactMap { $0 as? TableSectionHeader }.first { $0.label.text == "Fruit" }
         #expect(pushed?.frame.maxY == Double(28 + 20 * 44))
         #expect(table.indexPathForRow(at: Point(x: 10, y: 28 + 20 * 44 + 28 + 50)) == IndexPath(row: 1, section: 1))
+    }
+
+    /// The usual set-up order: heights first, then the data source, whose rows come at the next layout;
+    /// a height changed later moves the rows and keeps the selection.
+    @Test func rowHeightSetBeforeTheDataSource() {
+        let animation = AnimationBed(width: 320, height: 480)
+        let table = TableView(frame: Rect(x: 0, y: 0, width: 320, height: 480))
+        table.rowHeight = 60
+        table.register(TableViewCell.self, forCellReuseIdentifier: "row")
+        let source = Source(sections: [(nil, 20)])
+        table.dataSource = source
+        animation.window.addSubview(table)
+        table.layoutIfNeeded()
+        #expect(table.visibleCells.count == 8)
+        #expect(table.contentSize == Size(width: 320, height: 1200))
+        table.selectRow(at: IndexPath(row: 2, section: 0), animated: false, scrollPosition: .none)
+        table.rowHeight = 40
+        table.layoutIfNeeded()
+        #expect(table.visibleCells.count == 12)
+        #expect(table.cellForRow(at: IndexPath(row: 2, section: 0))?.frame == Rect(x: 0, y: 80, width: 320, height: 40))
+        #expect(table.indexPathForSelectedRow == IndexPath(row: 2, section: 0))
+        #expect(table.cellForRow(at: IndexPath(row: 2, section: 0))?.isSelected == true)
+        // Another data source: asked for everything.
+        let other = Source(sections: [(nil, 3)])
+        table.dataSource = other
+        table.layoutIfNeeded()
+        #expect(table.visibleCells.count == 3 && table.indexPathForSelectedRow == nil)
+    }
+
+    /// A control in a cell's `contentView` takes its own taps (the row is not selected); a tap elsewhere in
+    /// the cell selects the row.
+    @Test func aButtonInACellTakesItsTap() {
+        final class ButtonSource: TableViewDataSource {
+            var taps = 0
+            func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 20 }
+            func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+                let cell = TableViewCell(style: .default, reuseIdentifier: nil)
+                let button = Button(title: "+", frame: Rect(x: 250, y: 0, width: 60, height: 44))
+                button.addAction(for: .touchUpInside) { [unowned self] _ in self.taps += 1 }
+                cell.contentView.addSubview(button)
+                return cell
+            }
+        }
+        let bed = Bed(sections: [(nil, 1)])
+        let source = ButtonSource()
+        bed.table.dataSource = source
+        bed.table.layoutIfNeeded()
+        let tap = bed.finger.down(at: Point(x: 280, y: 44 + 20))
+        bed.animation.clock.advance(by: 0.2)
+        bed.finger.up(tap)
+        #expect(source.taps == 1 && bed.recorder.selected.isEmpty)
+        let row = bed.finger.down(at: Point(x: 100, y: 44 + 20))
+        bed.animation.clock.advance(by: 0.2)
+        bed.finger.up(row)
+        #expect(source.taps == 1 && bed.recorder.selected == [IndexPath(row: 1, section: 0)])
+    }
+
+    /// A floating section header in front of a row: a tap on it selects nothing.
+    @Test func aTapOnASectionHeaderSelectsNothing() {
+        let bed = Bed(sections: [("Fruit", 50)])
+        bed.table.contentOffset = Point(x: 0, y: 300)
+        bed.table.layoutIfNeeded()
+        let header = bed.finger.down(at: Point(x: 100, y: 10))
+        bed.animation.clock.advance(by: 0.2)
+        bed.finger.up(header)
+        #expect(bed.recorder.selected.isEmpty)
+        let row = bed.finger.down(at: Point(x: 100, y: 60))
+        bed.animation.clock.advance(by: 0.2)
+        bed.finger.up(row)
+        #expect(bed.recorder.selected.count == 1)
     }
 
     @Test func reloadDataAsksAgainAndClearsTheSelection() {
