@@ -16,8 +16,18 @@ open class Control: View {
         public static let valueChanged = Events(rawValue: 1 << 12)
     }
 
-    /// A disabled control ignores touches and draws dimmed.
-    open var isEnabled = true { didSet { if isEnabled != oldValue { setNeedsDisplay() } } }
+    /// A disabled control ignores touches and draws dimmed. Disabled while a finger is on it (a session
+    /// timing out under a held button), it lets that touch go: `.touchCancel`, and no `.touchUpInside`.
+    open var isEnabled = true {
+        didSet {
+            guard isEnabled != oldValue else { return }
+            setNeedsDisplay()
+            if !isEnabled, isTracking {
+                endTracking()
+                sendActions(for: .touchCancel)
+            }
+        }
+    }
     /// True while a finger is down on the control and inside it.
     open var isHighlighted = false { didSet { if isHighlighted != oldValue { setNeedsDisplay() } } }
     /// Whether the control is tracking a touch now.
@@ -73,14 +83,16 @@ open class Control: View {
 
     override open func touchesMoved(_ touches: Set<Touch>, with event: Event) {
         guard let touch = trackedTouch, touches.contains(touch) else { return }
-        let inside = bounds.contains(touch.location(in: self))
+        let inside = self.point(inside: touch.location(in: self), with: event)
         isHighlighted = inside
         sendActions(for: inside ? .touchDragInside : .touchDragOutside)
     }
 
     override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         guard let touch = trackedTouch, touches.contains(touch) else { return }
-        let inside = bounds.contains(touch.location(in: self))
+        // Inside as the hit test sees it: a control that widens its touch area (`point(inside:with:)`)
+        // fires where its touches land.
+        let inside = self.point(inside: touch.location(in: self), with: event)
         endTracking()
         sendActions(for: inside ? .touchUpInside : .touchUpOutside)
     }

@@ -17,6 +17,13 @@ open class ImageView: View {
     open var image: Bitmap? { didSet { if image !== oldValue { setNeedsDisplay() } } }
     open var contentMode: ContentMode = .scaleAspectFit { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
 
+    /// An image view; it takes no touches (`isUserInteractionEnabled` false, as UIKit's), so an icon on a
+    /// button lets the button have them.
+    override public init(frame: Rect = .zero) {
+        super.init(frame: frame)
+        isUserInteractionEnabled = false
+    }
+
     /// An image view sized to `image`.
     public convenience init(image: Bitmap?) {
         self.init(frame: Rect(size: image?.size ?? .zero))

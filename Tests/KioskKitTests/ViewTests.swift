@@ -15,6 +15,68 @@ struct ViewTests {
         #expect(view.frame == Rect(x: 1, y: 5, width: 4, height: 4))
     }
 
+    /// A control is inside where its hit test says it is: a button that widens its touch area with
+    /// `point(inside:with:)` fires where its touches land.
+    @Test func aControlsInsideIsItsPointInside() {
+        final class WideButton: Button {
+            override func point(inside point: Point, with event: Event?) -> Bool {
+                bounds.insetBy(dx: -20, dy: -20).contains(point)
+            }
+        }
+        let bed = TestBed()
+        let window = bed.window("main")
+        let button = WideButton(frame: Rect(x: 100, y: 100, width: 40, height: 40))
+        var events: [String] = []
+        button.addAction(for: .touchUpInside) { _ in events.append("upInside") }
+        button.addAction(for: .touchUpOutside) { _ in events.append("upOutside") }
+        button.addAction(for: .touchDragOutside) { _ in events.append("dragOutside") }
+        window.addSubview(button)
+        let touch = bed.touchDown(at: Point(x: 90, y: 120))
+        #expect(touch.view === button)
+        bed.touch(touch, .moved, at: Point(x: 85, y: 125))
+        #expect(button.isHighlighted)
+        bed.touch(touch, .ended, at: Point(x: 85, y: 125), time: 3)
+        #expect(events == ["upInside"])
+        let outside = bed.touchDown(at: Point(x: 120, y: 120), time: 4)
+        bed.touch(outside, .ended, at: Point(x: 70, y: 120), time: 5)
+        #expect(events == ["upInside", "upOutside"])
+    }
+
+    /// A control disabled while a finger is on it lets that touch go: no `touchUpInside`.
+    @Test func aControlDisabledUnderAFingerDoesNotFire() {
+        let bed = TestBed()
+        let window = bed.window("main")
+        let button = Button(title: "Pay", frame: Rect(x: 100, y: 100, width: 100, height: 50))
+        var events: [String] = []
+        button.addAction(for: .touchUpInside) { _ in events.append("upInside") }
+        button.addAction(for: .touchCancel) { _ in events.append("cancel") }
+        window.addSubview(button)
+        let touch = bed.touchDown(at: Point(x: 150, y: 120))
+        #expect(button.isHighlighted && button.isTracking)
+        button.isEnabled = false
+        #expect(!button.isHighlighted && !button.isTracking)
+        bed.touch(touch, .ended, time: 3)
+        #expect(events == ["cancel"])
+    }
+
+    /// Image views take no touches (as UIKit's): an icon on a button leaves the tap to the button.
+    @Test func anImageViewOnAButtonLeavesItTheTap() {
+        let bed = TestBed()
+        let window = bed.window("main")
+        let button = Button(title: "", frame: Rect(x: 100, y: 100, width: 200, height: 80))
+        var taps = 0
+        button.addAction(for: .touchUpInside) { _ in taps += 1 }
+        window.addSubview(button)
+        let icon = ImageView(image: Bitmap(width: 40, height: 40))
+        icon.frame = Rect(x: 110, y: 110, width: 40, height: 40)
+        window.addSubview(icon)
+        #expect(!icon.isUserInteractionEnabled && !ImageView().isUserInteractionEnabled)
+        let touch = bed.touchDown(at: Point(x: 120, y: 120))
+        #expect(touch.view === button)
+        bed.touch(touch, .ended, time: 3)
+        #expect(taps == 1)
+    }
+
     @Test func subviewOrdering() {
         let parent = View()
         let a = View(), b = View(), c = View()
