@@ -13,11 +13,15 @@ extension View {
         public static let allowUserInteraction = AnimationOptions(rawValue: 1 << 1)
         /// Start from what the screen shows now when the property is already animating (otherwise from
         /// the value that animation was heading to).
-        public static let beginFromCurrentState = AnimationOptions(rawValue: 1 << 3)
+        public static let beginFromCurrentState = AnimationOptions(rawValue: 1 << 2)
         /// Run again and again, until another animation of the property replaces it.
-        public static let `repeat` = AnimationOptions(rawValue: 1 << 4)
+        public static let `repeat` = AnimationOptions(rawValue: 1 << 3)
         /// Run forwards, then backwards (each way taking the duration); the model value shows at the end.
-        public static let autoreverse = AnimationOptions(rawValue: 1 << 5)
+        public static let autoreverse = AnimationOptions(rawValue: 1 << 4)
+        /// A block inside another keeps its own duration (by default it takes the outer block's).
+        public static let overrideInheritedDuration = AnimationOptions(rawValue: 1 << 5)
+        /// A block inside another keeps its own curve (by default it takes the outer block's).
+        public static let overrideInheritedCurve = AnimationOptions(rawValue: 1 << 6)
 
         public static let curveEaseInOut = AnimationOptions(rawValue: 0 << 16)
         public static let curveEaseIn = AnimationOptions(rawValue: 1 << 16)
@@ -41,6 +45,11 @@ extension View {
     /// after `delay`, one frame per display refresh. `completion` runs once every animation it started
     /// has ended: with true when all ran to their end, false when one was replaced by a new animation of
     /// its property. When nothing changed it runs at once (on the next turn of the run loop) with true.
+    ///
+    /// A `duration` of 0 or less makes the changes without animating them (an animation of the same
+    /// property ends, not finished), and the completion runs on the next turn of the run loop. A block
+    /// inside another starts with it and takes its duration and curve, unless `overrideInheritedDuration`
+    /// or `overrideInheritedCurve` is given (UIKit's nested animation blocks).
     public static func animate(
         withDuration duration: TimeInterval, delay: TimeInterval = 0, options: AnimationOptions = [],
         animations: () -> Void, completion: (@MainActor (Bool) -> Void)? = nil
@@ -326,6 +335,11 @@ final class Animator {
             if let completion { runLater { completion(true) } }
             return
         }
+        var parameters = parameters
+        if let outer = Self.blocks.last?.parameters {
+            if !parameters.options.contains(.overrideInheritedDuration) { parameters.duration = outer.duration }
+            if !parameters.options.contains(.overrideInheritedCurve) { parameters.timing = outer.timing }
+        }
         let group = AnimationGroup(parameters: parameters, begin: clock.now + max(parameters.delay, 0), completion: completion)
         Self.blocks.append(group)
         body()
@@ -367,6 +381,8 @@ final class Animator {
             }
             remove(running, finished: false)
         }
+        // "If you specify a negative value or 0, the changes are made without animating them" (UIKit).
+        guard group.parameters.duration > 0 else { return }
         let animation = PropertyAnimation(view: view, property: property, from: from, to: new, group: group)
         animations.append(animation)
         group.running += 1

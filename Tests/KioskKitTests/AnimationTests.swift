@@ -350,6 +350,59 @@ struct AnimationTests {
         #expect(log.count == 3)
     }
 
+    /// "If you specify a negative value or 0, the changes are made without animating them", and the
+    /// completion runs on the next turn of the run loop.
+    @Test func aZeroDurationChangesWithoutAnimating() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        var completions: [Bool] = []
+        for duration in [0.0, -1] {
+            View.animate(withDuration: duration, animations: { view.center = Point(x: 125 + duration, y: 25) }) { completions.append($0) }
+            #expect(!bed.render.bed.app.isAnimating)
+            #expect(view.presentation.center == nil)
+            // Touches find it where it went at once (an animating view lets them pass).
+            #expect(bed.render.bed.app.hitTest(Point(x: 125 + duration, y: 25), on: bed.screen)?.1 === view)
+            #expect(completions.count == (duration == 0 ? 0 : 1))
+            bed.advance(by: 0)
+        }
+        #expect(completions == [true, true])
+    }
+
+    /// A block inside another takes its duration and curve unless it overrides them (UIKit's nested
+    /// animation blocks).
+    @Test func nestedBlocksInheritDurationAndCurve() {
+        let bed = AnimationBed()
+        let a = bed.smallView(), b = bed.smallView(), c = bed.smallView()
+        var log: [String] = []
+        View.animate(withDuration: 1, options: .curveLinear) {
+            a.alpha = 0
+            View.animate(withDuration: 0.2, animations: { b.alpha = 0 }) { _ in log.append("inner") }
+            View.animate(withDuration: 0.2, options: [.overrideInheritedDuration, .overrideInheritedCurve, .curveLinear]) {
+                c.alpha = 0
+            }
+        } completion: { _ in
+            log.append("outer")
+        }
+        bed.advance(by: 0.1)
+        #expect(abs(c.presentationAlpha - 0.5) < 1e-9)
+        bed.advance(by: 0.4)
+        #expect(log.isEmpty)
+        #expect(abs(b.presentationAlpha - a.presentationAlpha) < 1e-9)
+        #expect(abs(b.presentationAlpha - 0.5) <= bed.period + 1e-9)
+        bed.advance(by: 0.6)
+        #expect(log.sorted() == ["inner", "outer"])
+    }
+
+    /// The options' raw values are UIKit's.
+    @Test func animationOptionsHaveUIKitsRawValues() {
+        let options: [(View.AnimationOptions, UInt)] = [
+            (.allowUserInteraction, 2), (.beginFromCurrentState, 4), (.repeat, 8), (.autoreverse, 16),
+            (.overrideInheritedDuration, 32), (.overrideInheritedCurve, 64), (.curveEaseInOut, 0),
+            (.curveEaseIn, 1 << 16), (.curveEaseOut, 2 << 16), (.curveLinear, 3 << 16),
+        ]
+        for (option, rawValue) in options { #expect(option.rawValue == rawValue) }
+    }
+
     @Test func performWithoutAnimationChangesAtOnce() {
         let bed = AnimationBed()
         let view = bed.smallView()
