@@ -103,6 +103,8 @@ public final class InputRouter {
             application.cancelTouches(reason: "input device \(device.sysname) removed") { leftover.contains($0) }
         }
         devices[device] = nil
+        // A key held on it never comes up.
+        if device.capabilities.contains(.keyboard) { application.releaseHeldKeys() }
         cursor.hasPointerDevice = devices.keys.contains { $0.capabilities.contains(.pointer) }
         updateHardwareKeyboard()
         log.notice("removed \(device.sysname) \"\(device.name)\"")
@@ -207,11 +209,18 @@ public final class InputRouter {
 
     // MARK: Keyboard
 
-    /// A key went down or up: `keysym` with the layout applied, `text` what it types (xkbcommon's UTF-8).
-    public func key(_ device: InputDeviceInfo, keysym: UInt32, text: String, pressed: Bool, time: UInt64) {
+    /// A key went down or up: `keysym` with the layout applied, `text` what it types (xkbcommon's UTF-8),
+    /// `keyCode` the kernel's code of the key, `repeats` whether the keymap repeats it when held (the
+    /// application repeats it, `Application.keyRepeat`: libinput passes no repeats on).
+    public func key(
+        _ device: InputDeviceInfo, keysym: UInt32, text: String, pressed: Bool, time: UInt64, keyCode: UInt32 = 0,
+        repeats: Bool = false
+    ) {
         // Control characters (Return's "\r", Ctrl+C's "\u{3}") are not text to insert: the keysym says it.
         let printable = text.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "" : text
-        let press = Press(phase: pressed ? .began : .ended, keysym: keysym, text: printable, timestamp: seconds(time))
+        let press = Press(
+            phase: pressed ? .began : .ended, keysym: keysym, text: printable, timestamp: seconds(time), keyCode: keyCode,
+            repeats: repeats)
         application.sendEvent(Event(presses: [press], timestamp: seconds(time)))
     }
 

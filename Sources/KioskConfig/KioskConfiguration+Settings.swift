@@ -120,6 +120,14 @@ extension KioskConfiguration {
             "keyboard-layout", flag: "--keyboard-layout", \.keyboardLayout,
             help: "The on-screen keyboard's layout: en (QWERTY) or de (QWERTZ with umlauts); default: en.", reload: .live),
         integer(
+            "keyboard-repeat-delay-ms", flag: "--keyboard-repeat-delay", \.keyboardRepeatDelayMilliseconds,
+            in: repeatDelayRange, unit: "milliseconds", valueName: "MS",
+            help: "How long a key is held before it repeats (a hardware keyboard's keys, the on-screen Backspace); default: 600."),
+        integer(
+            "keyboard-repeat-rate", flag: "--keyboard-repeat-rate", \.keyboardRepeatRate, in: repeatRateRange,
+            unit: "repeats a second; 0: keys do not repeat", valueName: "N",
+            help: "How many times a second a held key repeats; default: 25."),
+        integer(
             "hotplug-debounce-ms", flag: "--hotplug-debounce", \.hotplugDebounceMilliseconds, in: debounceRange, unit: "milliseconds",
             valueName: "MS", help: "Display hotplug events closer together than this are acted on once; default: 300."),
         integer(
@@ -323,6 +331,8 @@ extension KioskConfiguration {
     /// The range of `hotplug-debounce-ms`: up to a minute, since a longer wait for a display that was
     /// plugged in looks like a broken kiosk.
     static let debounceRange = 0...60_000
+    static let repeatDelayRange = 100...10_000
+    static let repeatRateRange = 0...100
     /// Up to a week.
     static let idleTimeoutRange = 0...604_800
 

@@ -83,6 +83,10 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// The brightness a dimmed screen goes to, 0...1 (as `Screen.brightness`).
     public var dimBrightness = 0.2
     public var keyboardLayout: KeyboardLayoutName = .en
+    /// Milliseconds a key is held before it repeats (hardware keys, the on-screen Backspace); Cage's 600.
+    public var keyboardRepeatDelayMilliseconds = 600
+    /// Repeats a second of a held key once it repeats; 0: keys do not repeat. Cage's 25.
+    public var keyboardRepeatRate = 25
     /// Hotplug events closer together than this are coalesced and only the final state is acted on
     /// (TVs power-cycle and HDMI links flap). 0 to 60000.
     public var hotplugDebounceMilliseconds = 300

@@ -198,6 +198,15 @@ public final class Application: Responder {
     /// True while `takeFirstResponderStatus` makes the first responder resign without asking it.
     var isTakingFirstResponder = false
 
+    /// How held keys repeat (the runtime sets the configuration's `keyboard-repeat-delay-ms` and
+    /// `keyboard-repeat-rate`); a change stops a repeat under way.
+    public var keyRepeat = KeyRepeat.standard {
+        didSet { if keyRepeat != oldValue { releaseHeldKeys() } }
+    }
+    /// The hardware key held down whose repeat runs.
+    var heldKey: Press?
+    let heldKeyRepeat = KeyRepeatTimer()
+
     private func firstResponderDidChange(from old: Responder?) {
         for observer in firstResponderObservers { observer(old, firstResponder) }
         if firstResponderSwitches == 0 { keyboard.update() }
@@ -349,6 +358,7 @@ public final class Application: Responder {
             let screenOfFocus = ((firstResponder as? View)?.window ?? keyWindow)?.screen
             if let screenOfFocus, screenOfFocus.isConnected, screenOfFocus.powerState == .off {
                 if event.allPresses.contains(where: { $0.phase == .began }) { wakeHandler?(screenOfFocus) }
+                for press in event.allPresses { keyPressDidChange(press, delivered: false) }
                 return
             }
             // The first responder's window, in whatever window it is (a text field of a window that is not
@@ -359,7 +369,10 @@ public final class Application: Responder {
                 return
             }
             target.sendEvent(event)
-            for press in event.allPresses { pressDeliveryObserver?(press, target) }
+            for press in event.allPresses {
+                pressDeliveryObserver?(press, target)
+                keyPressDidChange(press, delivered: true)
+            }
             return
         }
         var targets: [Window] = []

@@ -56,12 +56,18 @@ public final class Press: Hashable {
     /// The UTF-8 text the key types, empty for keys that type nothing.
     public let text: String
     public let timestamp: TimeInterval
+    /// The kernel's code of the key (`KEY_A` = 30), 0 when unknown: it pairs a release with its press.
+    public let keyCode: UInt32
+    /// Whether holding the key repeats it (the keymap says; `Application.keyRepeat` says how).
+    public let repeats: Bool
 
-    public init(phase: Phase, keysym: UInt32, text: String, timestamp: TimeInterval) {
+    public init(phase: Phase, keysym: UInt32, text: String, timestamp: TimeInterval, keyCode: UInt32 = 0, repeats: Bool = false) {
         self.phase = phase
         self.keysym = keysym
         self.text = text
         self.timestamp = timestamp
+        self.keyCode = keyCode
+        self.repeats = repeats
     }
 
     nonisolated public static func == (lhs: Press, rhs: Press) -> Bool { lhs === rhs }

@@ -191,6 +191,28 @@ public final class OnScreenKeyboard {
     }
 
     /// A key was tapped (or an accent chosen): type into the first responder or change the page.
+    /// The finger on Backspace, whose repeat runs while it stays down.
+    private weak var backspaceTouch: Touch?
+    private let backspaceRepeat = KeyRepeatTimer()
+
+    /// Backspace deletes as it goes down, then again and again while held (`Application.keyRepeat`). The
+    /// repeat belongs to the keyboard, not the key's view: a deletion that turns the capitals on or off
+    /// builds the keys anew, and the finger stays on the old view.
+    func backspaceWentDown(_ touch: Touch) {
+        tapped(.backspace)
+        backspaceTouch = touch
+        backspaceRepeat.start(application.keyRepeat, clock: application.clock) { [weak self] in
+            guard let self else { return }
+            guard let touch = self.backspaceTouch, touch.phase != .ended, touch.phase != .cancelled else { return self.backspaceWentUp() }
+            self.tapped(.backspace)
+        }
+    }
+
+    func backspaceWentUp() {
+        backspaceTouch = nil
+        backspaceRepeat.stop()
+    }
+
     func tapped(_ role: KeyboardLayout.Role) {
         switch role {
         case .character(let text):
@@ -331,6 +353,7 @@ final class KeyView: View {
         guard touch == nil, let first = touches.first else { return }
         touch = first
         isPressed = true
+        if role == .backspace { return keyboard.backspaceWentDown(first) }
         guard !accents.isEmpty else { return }
         let clock = Application.shared.clock
         accentTimer = clock.schedule(at: first.timestamp + Self.accentDelay) { [weak self] in self?.showAccents() }
@@ -348,7 +371,7 @@ final class KeyView: View {
         finish()
         if let chosen {
             keyboard.tapped(.character(chosen))
-        } else if inside {
+        } else if inside, role != .backspace {
             keyboard.tapped(role)
         }
     }
@@ -359,6 +382,7 @@ final class KeyView: View {
     }
 
     private func finish() {
+        if touch != nil, role == .backspace { keyboard.backspaceWentUp() }
         touch = nil
         isPressed = false
         accentTimer?.cancel()

@@ -403,21 +403,32 @@ open class TextField: Control, KeyInput {
 
     /// Hardware keys: editing keys act here; text goes in at the caret; anything else goes up the chain.
     override open func pressesBegan(_ presses: Set<Press>, with event: Event) {
-        var unhandled: Set<Press> = []
-        for press in presses {
-            switch press.keysym {
-            case KeySym.backSpace: deleteBackward()
-            case KeySym.delete, KeySym.keypadDelete: deleteForward()
-            case KeySym.left, KeySym.keypadLeft: caretPosition -= 1
-            case KeySym.right, KeySym.keypadRight: caretPosition += 1
-            case KeySym.home, KeySym.keypadHome: caretPosition = 0
-            case KeySym.end, KeySym.keypadEnd: caretPosition = text.count
-            case KeySym.returnKey, KeySym.keypadEnter: pressReturn()
-            default:
-                if press.text.isEmpty { unhandled.insert(press) } else { insertText(press.text) }
-            }
-        }
+        let unhandled = presses.filter { !edit(with: $0) }
         if !unhandled.isEmpty { super.pressesBegan(unhandled, with: event) }
+    }
+
+    /// A held key's repeat (`Application.keyRepeat`): the same edit again; Return does not repeat.
+    func repeatKey(_ press: Press) {
+        guard press.keysym != KeySym.returnKey, press.keysym != KeySym.keypadEnter else { return }
+        edit(with: press)
+    }
+
+    /// What a key does to the text or the caret; false for a key that does nothing here.
+    @discardableResult
+    private func edit(with press: Press) -> Bool {
+        switch press.keysym {
+        case KeySym.backSpace: deleteBackward()
+        case KeySym.delete, KeySym.keypadDelete: deleteForward()
+        case KeySym.left, KeySym.keypadLeft: caretPosition -= 1
+        case KeySym.right, KeySym.keypadRight: caretPosition += 1
+        case KeySym.home, KeySym.keypadHome: caretPosition = 0
+        case KeySym.end, KeySym.keypadEnd: caretPosition = text.count
+        case KeySym.returnKey, KeySym.keypadEnter: pressReturn()
+        default:
+            guard !press.text.isEmpty else { return false }
+            insertText(press.text)
+        }
+        return true
     }
 
     // MARK: Touches

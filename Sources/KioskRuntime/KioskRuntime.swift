@@ -322,6 +322,8 @@ public final class KioskRuntime {
     private func applyKeyboard(_ configuration: KioskConfiguration) {
         application.keyboard.mode = OnScreenKeyboardMode(rawValue: configuration.keyboard.rawValue) ?? .auto
         application.keyboard.language = KeyboardLayout.Language(rawValue: configuration.keyboardLayout.rawValue) ?? .en
+        application.keyRepeat = KeyRepeat(
+            delay: Double(configuration.keyboardRepeatDelayMilliseconds) / 1000, rate: Double(configuration.keyboardRepeatRate))
     }
 
     /// A setting that changed: its key, and whether a reload applies it.

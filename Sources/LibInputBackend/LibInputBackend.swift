@@ -156,7 +156,9 @@ public final class LibInputBackend: InputBackend {
             // method hides the keys it consumes. (A key the keymap gives no keysym gives nothing either:
             // there is nothing an app could tell it by.)
             guard keysym != 0 || !text.isEmpty else { return }
-            router.key(info, keysym: keysym, text: text, pressed: pressed, time: time)
+            router.key(
+                info, keysym: keysym, text: text, pressed: pressed, time: time, keyCode: key,
+                repeats: pressed && keymap?.keyRepeats(evdevKey: key) == true)
         case let .pointerMotion(_, dx, dy, time):
             router.pointerMotion(dx: dx, dy: dy, time: time)
         case let .pointerMotionAbsolute(device, x, y, _, _, time):

@@ -54,6 +54,12 @@ public final class Keymap {
         xkb_keymap_unref(pointer)
     }
 
+    /// Whether holding the key repeats it (`xkb_keymap_key_repeats`): letters, digits, Backspace and the
+    /// arrows do; modifiers and locks do not. `evdevKey` is the kernel's key code (`KEY_A` = 30).
+    public func keyRepeats(evdevKey: UInt32) -> Bool {
+        xkb_keymap_key_repeats(pointer, evdevKey + 8) == 1
+    }
+
     /// Calls `body` with an `xkb_rule_names` whose nil fields are NULL (xkbcommon's "use the default").
     private static func withRuleNames<T>(
         _ rules: String?, _ model: String?, _ layout: String?, _ variant: String?, _ options: String?,

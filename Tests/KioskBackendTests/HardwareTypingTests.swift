@@ -45,4 +45,69 @@ struct HardwareTypingTests {
         tap(14)
         #expect(field.text == "Grüße 12")
     }
+
+    /// A text field that counts the presses it is sent.
+    final class CountingField: TextField {
+        var pressesSent = 0
+        override func pressesBegan(_ presses: Set<Press>, with event: Event) {
+            pressesSent += presses.count
+            super.pressesBegan(presses, with: event)
+        }
+    }
+
+    /// A held key repeats where the keymap says it does (libinput passes no repeats on): after the delay,
+    /// at the rate, into the first responder's text, without `pressesBegan` again; its release, the
+    /// keyboard's removal or a rate of 0 stop it, and a modifier never repeats.
+    @Test func aHeldKeyRepeatsIntoTheTextField() throws {
+        let bed = InputBed()
+        let clock = KioskKit.ManualClock()
+        bed.app.clock = clock
+        bed.app.keyRepeat = KeyRepeat(delay: 0.5, rate: 10)
+        let field = CountingField(frame: Rect(x: 10, y: 10, width: 300, height: 40))
+        bed.window.addSubview(field)
+        #expect(field.becomeFirstResponder())
+        let keyboard = bed.input.plug(InputDeviceInfo(id: 0, name: "Keyboard", sysname: "event0", capabilities: .keyboard))
+        let keymap = try Keymap(layout: "us")
+        let state = KeyboardState(keymap: keymap, composeTable: nil)
+        func key(_ code: UInt32, _ pressed: Bool) {
+            let (keysym, text) = state.update(evdevKey: code, pressed: pressed)
+            bed.router.key(
+                keyboard, keysym: keysym, text: text, pressed: pressed, time: UInt64(clock.now * 1_000_000), keyCode: code,
+                repeats: pressed && keymap.keyRepeats(evdevKey: code))
+        }
+        // Linux input codes: A 30, BACKSPACE 14, LEFTSHIFT 42.
+        #expect(keymap.keyRepeats(evdevKey: 30) && keymap.keyRepeats(evdevKey: 14) && !keymap.keyRepeats(evdevKey: 42))
+        key(30, true)
+        #expect(field.text == "a")
+        clock.advance(by: 0.45)
+        #expect(field.text == "a")
+        clock.advance(by: 0.1)
+        #expect(field.text == "aa")
+        clock.advance(by: 0.3)
+        #expect(field.text == "aaaaa")
+        key(30, false)
+        clock.advance(by: 2)
+        #expect(field.text == "aaaaa" && field.pressesSent == 1)
+        // Backspace held; Shift pressed meanwhile does not stop it.
+        key(14, true)
+        clock.advance(by: 0.55)
+        key(42, true)
+        clock.advance(by: 0.1)
+        #expect(field.text == "aa")
+        key(14, false)
+        clock.advance(by: 2)
+        key(42, false)
+        #expect(field.text == "aa")
+        // A keyboard unplugged with a key down: no release comes, the repeat stops all the same.
+        key(30, true)
+        bed.input.unplug(keyboard)
+        clock.advance(by: 2)
+        #expect(field.text == "aaa")
+        // No repeats at a rate of 0.
+        let second = bed.input.plug(InputDeviceInfo(id: 1, name: "Keyboard", sysname: "event1", capabilities: .keyboard))
+        bed.app.keyRepeat = KeyRepeat(delay: 0.5, rate: 0)
+        bed.router.key(second, keysym: 0x62, text: "b", pressed: true, time: 1, keyCode: 48, repeats: true)
+        clock.advance(by: 2)
+        #expect(field.text == "aaab")
+    }
 }

@@ -463,6 +463,32 @@ struct TextInputTests {
         #expect(plain.text == "" && delegate.log == ["shouldClear"])
     }
 
+    /// The on-screen Backspace deletes as it goes down and again while held (`Application.keyRepeat`),
+    /// on past the capitals turning on at the start of the text (which builds the keys anew).
+    @Test func holdingTheOnScreenBackspaceRepeats() throws {
+        let text = TextBed()
+        text.app.keyRepeat = KeyRepeat(delay: 0.5, rate: 10)
+        let field = text.field()
+        text.focus(field)
+        field.text = "Hi. hello"
+        field.caretPosition = 9
+        let key = try #require(text.key("key.backspace"))
+        let center = key.window!.convert(key.convert(Point(x: key.bounds.midX, y: key.bounds.midY), to: nil), to: nil as Window?)
+        let touch = Touch(screen: Screen.main, location: center, timestamp: text.clock.now)
+        text.app.sendEvent(Event(touches: [touch], timestamp: text.clock.now))
+        #expect(field.text == "Hi. hell")
+        text.clock.advance(by: 0.45)
+        #expect(field.text == "Hi. hell")
+        text.clock.advance(by: 0.6)
+        // 0.5, 0.6 ... 1.0: six more; the capitals came on at "Hi. " and the keys were built anew.
+        #expect(field.text == "Hi")
+        touch.update(phase: .ended, location: center, timestamp: text.clock.now)
+        text.app.sendEvent(Event(touches: [touch], timestamp: text.clock.now))
+        #expect(field.text == "Hi")
+        text.clock.advance(by: 1)
+        #expect(field.text == "Hi")
+    }
+
     @Test func theCaretBlinksOnlyWhileEditing() {
         let text = TextBed()
         let field = text.field()

@@ -25,6 +25,7 @@
     F(xkb_context_set_log_level) \
     F(xkb_context_set_user_data) \
     F(xkb_context_unref) \
+    F(xkb_keymap_key_repeats) \
     F(xkb_keymap_layout_get_name) \
     F(xkb_keymap_new_from_names) \
     F(xkb_keymap_num_layouts) \

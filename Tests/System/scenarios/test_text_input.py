@@ -89,6 +89,31 @@ def check_a_uinput_keyboard_types_into_the_same_field(guest):
     expect(keys and all(e["window"] == "form" for e in keys[-3:]), keys[-3:])
 
 
+def check_a_held_key_repeats_until_it_comes_up(guest):
+    """libinput passes no key repeats on (and keyplay's device has no EV_REP for the kernel to repeat): the
+    kiosk repeats a held key itself, after keyboard-repeat-delay-ms (600) at keyboard-repeat-rate (25 a
+    second), into the field's text and not as key presses; nothing more once it is up."""
+    with guest.keyboard(name="Kiosk Held Keys") as keyboard:
+        state["process"].wait_for_output('"Kiosk Held Keys"', timeout=30, stderr=True)
+        for key, step in (("a", 1), ("backspace", -1)):
+            edits_before, keys_before = len(events("text.edit")), len(events("key"))
+            keyboard.play(f"down {key}\nsleep 1500\nup {key}")
+            wait_until(lambda: [e for e in events("key")[keys_before:] if e["phase"] == "ended"], f"{key}'s release", 30,
+                       lambda: f"{events()[-6:]}")
+            settled_count = len(events("text.edit"))
+            time.sleep(1)
+            edits = events("text.edit")[edits_before:]
+            expect(len(edits) == settled_count - edits_before, f"{key}: edits after its release: {edits}")
+            lengths = [e["length"] for e in edits]
+            # One as it went down, then about 22 in the 0.9 s after the delay; at least 8 on a slow guest.
+            expect(len(lengths) >= 9, f"{key}: {lengths}")
+            expect(lengths == [lengths[0] + step * i for i in range(len(lengths))], f"{key}: {lengths}")
+            expect(all(e["view"] == "form-name" for e in edits), edits)
+            keys = [(e["phase"], e["text"]) for e in events("key")[keys_before:]]
+            expect(keys == [("began", key == "a"), ("ended", False)], f"{key}: {keys}")
+            note(f"{key} held 1.5 s: {len(lengths)} edits, lengths {lengths[0]}..{lengths[-1]}")
+
+
 def check_a_tap_outside_the_fields_hides_it(guest):
     screen = state["touch"]
     screen.play(f"tap {at(900, 300)}")
