@@ -195,6 +195,10 @@ public final class Application: Responder {
     /// Non-zero while `becomeFirstResponder` moves the status from one responder to another.
     var firstResponderSwitches = 0
 
+    /// Where keys go: the first responder's window, whatever window it is (a text field of a window that
+    /// is not key still takes the keys; a view controller's is its view's), else the key window.
+    var focusedWindow: Window? { firstResponder?.firstResponderWindow ?? keyWindow }
+
     /// True while `takeFirstResponderStatus` makes the first responder resign without asking it.
     var isTakingFirstResponder = false
 
@@ -288,7 +292,7 @@ public final class Application: Responder {
             window.subtreeWillLeave(window)
             // A hidden window takes no input: the text field being edited in it ends its editing (and
             // the keyboard goes), rather than typing on into a window nobody sees.
-            if let responder = firstResponder as? View, responder.isDescendant(of: window) { responder.takeFirstResponderStatus() }
+            if let responder = firstResponder, responder.firstResponderWindow === window { responder.takeFirstResponderStatus() }
             if keyWindow === window {
                 resignKey(window)
                 // The key status goes back to the window that had it before, if it is still visible,
@@ -355,16 +359,13 @@ public final class Application: Responder {
         }
         guard event.hasPosition else {
             // A key while the screen it would act on is off wakes that screen and goes no further.
-            let screenOfFocus = ((firstResponder as? View)?.window ?? keyWindow)?.screen
+            let screenOfFocus = focusedWindow?.screen
             if let screenOfFocus, screenOfFocus.isConnected, screenOfFocus.powerState == .off {
                 if event.allPresses.contains(where: { $0.phase == .began }) { wakeHandler?(screenOfFocus) }
                 for press in event.allPresses { keyPressDidChange(press, delivered: false) }
                 return
             }
-            // The first responder's window, in whatever window it is (a text field of a window that is not
-            // key still takes the keys), else the key window.
-            let focused = (firstResponder as? View)?.window ?? (firstResponder as? Window)
-            guard let target = focused ?? keyWindow else {
+            guard let target = focusedWindow else {
                 Log.app.notice("dropped \(event.kind) event: there is no key window")
                 return
             }

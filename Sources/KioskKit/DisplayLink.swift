@@ -15,11 +15,14 @@ import Geometry
 public final class DisplayLink {
     /// The screen whose frames it follows.
     public let screen: Screen
-    private let callback: @MainActor (DisplayLink) -> Void
+    /// Released by `invalidate()`, as `CADisplayLink` releases its target: a link its owner's closure
+    /// captures holds no cycle once invalidated.
+    private var callback: (@MainActor (DisplayLink) -> Void)?
 
     /// The time of the frame last shown (CLOCK_MONOTONIC seconds: the vblank on DRM).
     public private(set) var timestamp: TimeInterval = 0
     /// When the frame being prepared now will be shown: lay out and animate for this time.
+    /// `targetTimestamp - timestamp` is the time each call covers (1/30 s at `preferredFramesPerSecond` 30).
     public private(set) var targetTimestamp: TimeInterval = 0
     /// The time between two frames of the screen's mode (1/60 s at 60 Hz).
     public private(set) var duration: TimeInterval = 0
@@ -46,14 +49,15 @@ public final class DisplayLink {
     /// Starts the calls (as `add(to: .main, forMode: .common)`): the application keeps the link until
     /// `invalidate()`.
     public func add() {
-        guard !isAdded else { return }
+        guard !isAdded, callback != nil else { return }
         isAdded = true
         Application.shared.displayLinks.append(self)
         Application.shared.changeObserver?.framesRequested()
     }
 
-    /// Stops the calls for good and lets the link go.
+    /// Stops the calls for good and lets the link go, and the callback with what it captured.
     public func invalidate() {
+        callback = nil
         guard isAdded else { return }
         isAdded = false
         Application.shared.displayLinks.removeAll { $0 === self }
@@ -64,15 +68,18 @@ public final class DisplayLink {
 
     /// A frame of its screen begins at `timestamp`, to be shown at `target`.
     func frame(timestamp: TimeInterval, target: TimeInterval, period: TimeInterval) {
-        guard isActive else { return }
-        if preferredFramesPerSecond > 0, let lastCall {
-            // Skip frames until the wanted interval has (nearly: half a period early is the nearest frame) passed.
+        guard isActive, let callback else { return }
+        var frames = 1.0
+        if preferredFramesPerSecond > 0 {
             let interval = 1 / Double(preferredFramesPerSecond)
-            if timestamp - lastCall < interval - period / 2 { return }
+            // Skip frames until the wanted interval has (nearly: half a period early is the nearest frame) passed.
+            if let lastCall, timestamp - lastCall < interval - period / 2 { return }
+            frames = max((interval / period).rounded(), 1)
         }
         lastCall = timestamp
         self.timestamp = timestamp
-        targetTimestamp = target
+        // The display's frames this call stands for: the next call comes that much later.
+        targetTimestamp = target + (frames - 1) * period
         duration = period
         callback(self)
     }

@@ -15,7 +15,8 @@ open class ImageView: View {
     }
 
     open var image: Bitmap? { didSet { if image !== oldValue { setNeedsDisplay() } } }
-    open var contentMode: ContentMode = .scaleAspectFit { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
+    /// How the image fills the bounds: stretched by default (UIKit's `scaleToFill`).
+    open var contentMode: ContentMode = .scaleToFill { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
 
     /// An image view; it takes no touches (`isUserInteractionEnabled` false, as UIKit's), so an icon on a
     /// button lets the button have them.

@@ -77,8 +77,7 @@ extension Application {
     /// again, and a responder that takes no text gets nothing.
     private func repeatHeldKey(_ press: Press) {
         activityObserver?(nil)
-        let screenOfFocus = ((firstResponder as? View)?.window ?? keyWindow)?.screen
-        if let screenOfFocus, screenOfFocus.powerState == .off { return releaseHeldKeys() }
+        if let screenOfFocus = focusedWindow?.screen, screenOfFocus.powerState == .off { return releaseHeldKeys() }
         if let field = firstResponder as? TextField {
             field.repeatKey(press)
         } else if let input = firstResponder as? any KeyInput {

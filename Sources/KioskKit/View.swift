@@ -106,21 +106,26 @@ open class View: Responder {
 
     // MARK: Appearance
 
-    /// When true the view and its subviews are not drawn and receive no touches.
+    /// When true the view and its subviews are not drawn and receive no input: a text field being edited
+    /// in it ends its editing ("a hidden view does not receive input events", UIKit).
     @exclusivity(unchecked) open var isHidden = false {
-        didSet { if isHidden != oldValue { subtreeDidChange() } }
+        didSet {
+            guard isHidden != oldValue else { return }
+            subtreeDidChange()
+            if isHidden, !(self is Window), let responder = Application.shared.firstResponder as? View, responder.isDescendant(of: self) {
+                responder.takeFirstResponderStatus()
+            }
+        }
     }
 
     /// Opacity of the view and its subviews, 0...1.
     @exclusivity(unchecked) open var alpha: Double = 1 {
         didSet {
+            // Clamped here, and still drawn: setting a property in its own didSet calls no observer again.
             let clamped = min(max(alpha, 0), 1)
-            if clamped != alpha {
-                alpha = clamped
-                return
-            }
-            guard alpha != oldValue else { return }
-            Animator.record(self, .alpha, from: .scalar(oldValue), to: .scalar(alpha))
+            if clamped != alpha { alpha = clamped }
+            guard clamped != oldValue else { return }
+            Animator.record(self, .alpha, from: .scalar(oldValue), to: .scalar(clamped))
             subtreeDidChange()
         }
     }

@@ -33,6 +33,10 @@ open class ViewController: Responder {
     /// The responder chain goes from the controller to its view's superview (the window, for a root view).
     override open var next: Responder? { loadedView?.superview }
 
+    /// A controller may become first responder (`canBecomeFirstResponder`) while its view is in a window;
+    /// keys then go to it first.
+    override var firstResponderWindow: Window? { loadedView?.window }
+
     @discardableResult
     private func installView(_ view: View) -> View {
         if let loadedView, loadedView !== view { loadedView.owningViewController = nil }

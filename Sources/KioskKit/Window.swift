@@ -27,7 +27,7 @@ open class Window: View {
             case .normal: "normal"
             case .statusBar: "statusBar"
             case .alert: "alert"
-            default: rawValue.rounded() == rawValue ? String(Int(rawValue)) : String(rawValue)
+            default: Int(exactly: rawValue).map { String($0) } ?? String(rawValue)
             }
         }
     }
@@ -46,10 +46,13 @@ open class Window: View {
     /// The key window this one took the key status from; it gets it back when this one hides.
     weak var previousKeyWindow: Window?
 
-    /// A window with the given frame in screen coordinates, on the main screen, hidden.
+    /// A window with the given frame in screen coordinates, on the main screen, hidden. A frame that is the
+    /// main screen's bounds (UIKit's `UIWindow(frame: UIScreen.main.bounds)`) makes a window that follows
+    /// the screen as `init(screen:)` does: made before any display is connected, it gets the size of the
+    /// first one.
     override public init(frame: Rect) {
         assignedScreen = Screen.main
-        fillsScreen = false
+        fillsScreen = frame == Screen.main.bounds
         super.init(frame: frame, hidden: true)
         Application.shared.register(self)
     }
@@ -162,14 +165,14 @@ open class Window: View {
     public var rootViewController: ViewController? {
         didSet {
             guard rootViewController !== oldValue else { return }
-            if let old = oldValue, old.isViewLoaded, old.view.superview === self {
-                old.view.removeFromSuperview()
-            }
+            // "If the window has an existing view hierarchy, the old views are removed before the new ones
+            // are installed" (UIKit).
+            for view in subviews { view.removeFromSuperview() }
             if let controller = rootViewController {
                 let root = controller.view
                 root.frame = bounds
                 root.autoresizingMask = [.flexibleWidth, .flexibleHeight]
-                insertSubview(root, at: 0)
+                addSubview(root)
             }
         }
     }
@@ -198,8 +201,7 @@ open class Window: View {
     /// The application's first responder when it is in this window (or is this window).
     private var focusedResponder: Responder? {
         guard let responder = Application.shared.firstResponder else { return nil }
-        if responder === self { return responder }
-        return (responder as? View)?.window === self ? responder : nil
+        return responder.firstResponderWindow === self ? responder : nil
     }
 
     // MARK: Coordinates between windows

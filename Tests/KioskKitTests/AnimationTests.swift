@@ -464,15 +464,49 @@ struct DisplayLinkTests {
         #expect(bed.clock.pendingTimers.isEmpty)
     }
 
+    /// At 30 calls a second on a 60 Hz display every other frame calls, and each call covers two refresh
+    /// periods: `targetTimestamp - timestamp` is 1/30 s ("the actual frame duration", CADisplayLink).
     @Test func preferredFramesPerSecondSkipsFrames() {
         let bed = AnimationBed()
         var calls = 0
-        let link = DisplayLink(screen: bed.screen) { _ in calls += 1 }
+        var covered: [TimeInterval] = []
+        let link = DisplayLink(screen: bed.screen) { link in
+            calls += 1
+            covered.append(link.targetTimestamp - link.timestamp)
+        }
         link.preferredFramesPerSecond = 30
         link.add()
         bed.advance(by: 1 - bed.period / 2)
         link.invalidate()
         #expect(calls == 30)
+        #expect(covered.allSatisfy { abs($0 - 2 * bed.period) < 1e-9 })
+    }
+
+    /// `invalidate()` lets the callback go, and what it captured (as CADisplayLink releases its target):
+    /// an owner whose link's closure captures it is freed.
+    @Test func invalidateReleasesTheCallback() {
+        final class Owner {
+            var link: DisplayLink?
+            var frames = 0
+        }
+        let bed = AnimationBed()
+        weak var released: Owner?
+        do {
+            let owner = Owner()
+            owner.link = bed.screen.displayLink { _ in owner.frames += 1 }
+            owner.link?.add()
+            bed.advance(by: 0.05)
+            #expect(owner.frames > 0)
+            owner.link?.invalidate()
+            released = owner
+        }
+        #expect(released == nil)
+        // Added again after `invalidate()`: nothing (its callback is gone for good).
+        let link = DisplayLink(screen: bed.screen) { _ in Issue.record("called after invalidate") }
+        link.invalidate()
+        link.add()
+        bed.advance(by: 0.1)
+        #expect(!link.isAdded)
     }
 
     @Test func aFlipWithAVblankTimeIsTheNextTick() {

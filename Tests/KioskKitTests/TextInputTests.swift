@@ -412,6 +412,26 @@ struct TextInputTests {
         #expect(delegate.log == ["return", "shouldEnd", "didEnd"])
     }
 
+    /// A hidden view takes no input: the field being edited in it ends its editing ("a hidden view does not
+    /// receive input events", UIKit); so does the field itself hidden.
+    @Test func hidingTheViewAroundTheFieldEndsItsEditing() {
+        let text = TextBed()
+        let field = text.field()
+        let panel = View(frame: Rect(x: 0, y: 0, width: 320, height: 200))
+        field.window!.addSubview(panel)
+        panel.addSubview(field)
+        text.focus(field)
+        #expect(field.isFirstResponder)
+        panel.isHidden = true
+        #expect(!field.isFirstResponder && !field.isEditing)
+        text.settle()
+        #expect(!text.app.keyboard.isVisible)
+        panel.isHidden = false
+        text.focus(field)
+        field.isHidden = true
+        #expect(!field.isFirstResponder)
+    }
+
     /// A hidden window takes no input: the field edited in it ends its editing and the keyboard goes.
     @Test func hidingTheWindowEndsItsEditing() {
         let text = TextBed()

@@ -77,6 +77,63 @@ struct ViewTests {
         #expect(taps == 1)
     }
 
+    /// An alpha outside 0...1 is clamped and drawn (it used to change the model and not the screen).
+    @Test func anAlphaOutOfRangeIsClampedAndDrawn() {
+        let render = RenderBed(width: 64, height: 64)
+        let main = render.bed.window("main")
+        main.backgroundColor = .white
+        main.isOpaque = true
+        let box = View(frame: Rect(x: 10, y: 10, width: 20, height: 20))
+        box.backgroundColor = .black
+        box.alpha = 0.5
+        main.addSubview(box)
+        #expect(rgb(render.render(), 20, 20) != 0xFFFFFF)
+        box.alpha = -0.2
+        #expect(box.alpha == 0)
+        #expect(rgb(render.render(), 20, 20) == 0xFFFFFF)
+        box.alpha = 1.5
+        #expect(box.alpha == 1)
+        #expect(rgb(render.render(), 20, 20) == 0x000000)
+    }
+
+    /// Setting `rootViewController` removes the window's old views before installing the new root ("If the
+    /// window has an existing view hierarchy, the old views are removed", UIKit).
+    @Test func aNewRootViewControllerReplacesTheWindowsViews() {
+        let bed = TestBed()
+        let window = bed.window("main")
+        let splash = View(frame: window.bounds)
+        window.addSubview(splash)
+        let first = ViewController()
+        window.rootViewController = first
+        #expect(splash.superview == nil && window.subviews.count == 1 && window.subviews[0] === first.view)
+        let second = ViewController()
+        window.rootViewController = second
+        #expect(first.view.superview == nil && window.subviews.count == 1 && window.subviews[0] === second.view)
+        #expect(bed.app.hitTest(Point(x: 5, y: 5), on: Screen.main)?.1 === second.view)
+    }
+
+    /// `sizeToFit` fits within the current width (`sizeThatFits(bounds.size)`): a label of several lines
+    /// wraps there; a one-line label takes its whole line.
+    @Test func sizeToFitWrapsWithinTheLabelsWidth() {
+        let text = "Tap anywhere to start your order and pay at the counter"
+        let label = Label(text: text, frame: Rect(x: 10, y: 10, width: 120, height: 20))
+        let oneLine = label.sizeThatFits(.zero)
+        #expect(oneLine.width > 120)
+        label.sizeToFit()
+        #expect(label.frame.size == oneLine && label.frame.origin == Point(x: 10, y: 10))
+        label.frame = Rect(x: 10, y: 10, width: 120, height: 20)
+        label.numberOfLines = 0
+        label.sizeToFit()
+        #expect(label.frame.width <= 120 && label.frame.height > oneLine.height * 2)
+    }
+
+    /// An image view stretches its image by default (`scaleToFill`, UIKit's default content mode).
+    @Test func anImageViewStretchesByDefault() {
+        let view = ImageView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
+        view.image = Bitmap(width: 10, height: 10)
+        #expect(view.contentMode == .scaleToFill && view.imageRect() == view.bounds)
+    }
+
     @Test func subviewOrdering() {
         let parent = View()
         let a = View(), b = View(), c = View()

@@ -325,6 +325,50 @@ struct WindowSemanticsTests {
         #expect(View().becomeFirstResponder() == false)
     }
 
+    /// A view controller whose view is in a window may become first responder; keys then reach it first
+    /// (a root controller reading a barcode scanner's keys).
+    @Test func aViewControllerTakesKeysAsFirstResponder() {
+        final class KeyController: ViewController {
+            var keys: [UInt32] = []
+            override var canBecomeFirstResponder: Bool { true }
+            override func pressesBegan(_ presses: Set<Press>, with event: Event) { keys += presses.map(\.keysym) }
+        }
+        let bed = TestBed()
+        let controller = KeyController()
+        #expect(!controller.becomeFirstResponder())
+        let other = bed.window("other")
+        let window = bed.window("main", show: false)
+        window.rootViewController = controller
+        window.isHidden = false
+        other.makeKeyAndVisible()
+        #expect(controller.becomeFirstResponder() && controller.isFirstResponder)
+        bed.app.sendEvent(Event(presses: [Press(phase: .began, keysym: 0x61, text: "a", timestamp: 1)], timestamp: 1))
+        #expect(controller.keys == [0x61])
+        // Its window hidden, it lets the status go.
+        window.isHidden = true
+        #expect(!controller.isFirstResponder)
+    }
+
+    /// `Window(frame: Screen.main.bounds)`, UIKit's idiom, made before any display is connected: the window
+    /// gets the first display's size (it stayed 0x0, never drawn, never touched).
+    @Test func aWindowMadeWithTheMainScreensBoundsBeforeAnyDisplay() {
+        let bed = TestBed(screens: [])
+        let window = Window(frame: Screen.main.bounds)
+        window.makeKeyAndVisible()
+        let hdmi = bed.backend.connect("HDMI-A-1", modes: [Modes.hd])
+        #expect(window.screen === hdmi && window.frame == Rect(x: 0, y: 0, width: 1280, height: 720))
+        // A frame of its own stays as it is.
+        let small = Window(frame: Rect(x: 10, y: 10, width: 100, height: 100))
+        #expect(!small.fillsScreen && window.fillsScreen)
+    }
+
+    /// Any level prints, the largest too (it trapped converting to `Int`).
+    @Test func levelsPrint() {
+        #expect("\(Window.Level.alert + 1)" == "2001")
+        #expect("\(Window.Level(rawValue: .greatestFiniteMagnitude))" == "\(Double.greatestFiniteMagnitude)")
+        #expect("\(Window.Level(rawValue: 1.5))" == "1.5")
+    }
+
     @Test func touchesAreCancelledWhenTheirWindowHides() {
         let bed = TestBed()
         let window = bed.window("w")
