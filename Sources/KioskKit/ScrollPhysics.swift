@@ -86,3 +86,10 @@ enum ScrollPhysics {
     /// A release faster than this (points per second) flings to the next page.
     static let flingVelocity = 300.0
 }
+
+extension ScrollPhysics.Deceleration {
+    /// The momentum that comes to rest `distance` away.
+    init(distance: Double, rate: Double) {
+        self.init(velocity: -distance * 1000 * log(rate), rate: rate)
+    }
+}

@@ -24,9 +24,16 @@ public protocol ScrollViewDelegate: AnyObject {
     /// The content offset changed (at most once per frame while it moves by itself).
     func scrollViewDidScroll(_ scrollView: ScrollView)
     func scrollViewWillBeginDragging(_ scrollView: ScrollView)
+    /// The finger is lifting at `velocity` (points per millisecond, the way the offset goes), and the content
+    /// would come to rest at `targetContentOffset.pointee`; set it to stop somewhere else (snapping to an
+    /// item). Not called with `isPagingEnabled` (as UIKit).
+    func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>)
     /// The finger lifted; `decelerate` says whether the content goes on moving (momentum, a bounce back,
     /// settling on a page).
     func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool)
+    /// The content goes on moving after the finger lifted (after `scrollViewDidEndDragging`).
+    func scrollViewWillBeginDecelerating(_ scrollView: ScrollView)
     /// The movement after the finger lifted came to rest.
     func scrollViewDidEndDecelerating(_ scrollView: ScrollView)
     /// `setContentOffset(_:animated: true)` arrived.
@@ -36,7 +43,11 @@ public protocol ScrollViewDelegate: AnyObject {
 extension ScrollViewDelegate {
     public func scrollViewDidScroll(_ scrollView: ScrollView) {}
     public func scrollViewWillBeginDragging(_ scrollView: ScrollView) {}
+    public func scrollViewWillEndDragging(
+        _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>
+    ) {}
     public func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {}
+    public func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) {}
     public func scrollViewDidEndDecelerating(_ scrollView: ScrollView) {}
     public func scrollViewDidEndScrollingAnimation(_ scrollView: ScrollView) {}
 }
@@ -274,9 +285,9 @@ open class ScrollView: View {
             // The content moves against the finger.
             release(
                 velocity: Point(x: scrollsHorizontally ? -velocity.x : 0, y: scrollsVertically ? -velocity.y : 0),
-                at: Application.shared.clock.now)
+                at: Application.shared.clock.now, askingDelegate: true)
             delegate?.scrollViewDidEndDragging(self, willDecelerate: motion != nil)
-            if motion == nil { scheduleIndicatorFade() }
+            if motion != nil { delegate?.scrollViewWillBeginDecelerating(self) } else { scheduleIndicatorFade() }
         default:
             break
         }
@@ -303,23 +314,59 @@ open class ScrollView: View {
         if motion == nil { finishMotion(.deceleration) }
     }
 
-    /// The finger lifted: momentum, a spring back inside the edges, or settling on a page.
-    private func release(velocity: Point, at time: TimeInterval) {
+    /// The finger lifted: momentum, a spring back inside the edges, or settling on a page. Asking the
+    /// delegate (`scrollViewWillEndDragging`, not when paging), it may choose where the content stops.
+    private func release(velocity: Point, at time: TimeInterval, askingDelegate: Bool = false) {
         let low = minimumContentOffset, high = maximumContentOffset
         let offset = contentOffset
-        let x: AxisMotion, y: AxisMotion
+        var x: AxisMotion, y: AxisMotion
         if isPagingEnabled {
             x = pageMotion(offset.x, velocity.x, length: bounds.width, low: low.x, high: high.x, since: time)
             y = pageMotion(offset.y, velocity.y, length: bounds.height, low: low.y, high: high.y, since: time)
         } else {
             x = releaseMotion(offset.x, velocity.x, low: low.x, high: high.x, since: time)
             y = releaseMotion(offset.y, velocity.y, low: low.y, high: high.y, since: time)
+            if askingDelegate, let delegate {
+                let natural = Point(
+                    x: resting(x, at: offset.x, low: low.x, high: high.x), y: resting(y, at: offset.y, low: low.y, high: high.y))
+                var target = natural
+                withUnsafeMutablePointer(to: &target) {
+                    delegate.scrollViewWillEndDragging(
+                        self, withVelocity: Point(x: velocity.x / 1000, y: velocity.y / 1000), targetContentOffset: $0)
+                }
+                if target.x != natural.x { x = motion(to: target.x, from: offset.x, velocity.x, low: low.x, high: high.x, since: time) }
+                if target.y != natural.y { y = motion(to: target.y, from: offset.y, velocity.y, low: low.y, high: high.y, since: time) }
+            }
         }
         guard x != .rest || y != .rest else { return }
         motion = Motion(x: x, y: y, endsAs: .deceleration)
         offsetTime = time
         isDecelerating = true
         startFrames()
+    }
+
+    /// Where an axis comes to rest (inside the edges: a bounce ends there).
+    private func resting(_ axis: AxisMotion, at offset: Double, low: Double, high: Double) -> Double {
+        switch axis {
+        case .rest: offset
+        case .decelerating(let start, let deceleration, _): min(max((start + deceleration.totalDistance).rounded(), low), high)
+        case .springing(let target, _, _): target
+        case .animating(_, let to, _): to
+        }
+    }
+
+    /// A motion that ends at `target` (within the edges, whole points): momentum that comes to rest just
+    /// there, or from past an edge (or for a step too short for momentum) a spring.
+    private func motion(
+        to target: Double, from offset: Double, _ velocity: Double, low: Double, high: Double, since: TimeInterval
+    ) -> AxisMotion {
+        let target = min(max(target.rounded(), low), high)
+        guard target != offset else { return .rest }
+        let deceleration = ScrollPhysics.Deceleration(distance: target - offset, rate: decelerationRate.rawValue)
+        guard offset >= low, offset <= high, deceleration.duration > 0 else {
+            return .springing(target: target, spring: ScrollPhysics.Spring(displacement: offset - target, velocity: velocity), since: since)
+        }
+        return .decelerating(start: offset, deceleration: deceleration, since: since)
     }
 
     private func releaseMotion(_ offset: Double, _ velocity: Double, low: Double, high: Double, since: TimeInterval) -> AxisMotion {

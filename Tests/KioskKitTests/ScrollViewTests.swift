@@ -164,6 +164,59 @@ struct ScrollViewTests {
         #expect(bed.clock.pendingTimers.isEmpty)
     }
 
+    /// `scrollViewWillEndDragging` hears the velocity (points per millisecond) and where the content would
+    /// rest, and may move that place: the content then comes to rest there (snapping to rows of 100 pt);
+    /// `scrollViewWillBeginDecelerating` follows `scrollViewDidEndDragging`. Not asked when paging.
+    @Test func theDelegateMayChooseWhereAFlingComesToRest() {
+        final class Snapper: ScrollViewDelegate {
+            var events: [String] = []
+            var velocity = Point.zero
+            var natural = Point.zero
+            var wanted: Double?
+            func scrollViewWillEndDragging(
+                _ scrollView: ScrollView, withVelocity velocity: Point, targetContentOffset: UnsafeMutablePointer<Point>
+            ) {
+                events.append("willEndDragging")
+                self.velocity = velocity
+                natural = targetContentOffset.pointee
+                targetContentOffset.pointee.y = wanted ?? (targetContentOffset.pointee.y / 100).rounded() * 100 + 50
+            }
+            func scrollViewDidEndDragging(_ scrollView: ScrollView, willDecelerate decelerate: Bool) {
+                events.append("didEndDragging(\(decelerate))")
+            }
+            func scrollViewWillBeginDecelerating(_ scrollView: ScrollView) { events.append("willBeginDecelerating") }
+            func scrollViewDidEndDecelerating(_ scrollView: ScrollView) { events.append("didEndDecelerating") }
+        }
+        let bed = Bed()
+        let snapper = Snapper()
+        bed.scrollView.delegate = snapper
+        bed.finger.drag(from: Point(x: 160, y: 700), to: Point(x: 160, y: 100), duration: 0.12, steps: 12)
+        let released = bed.scrollView.contentOffset.y
+        #expect(snapper.events == ["willEndDragging", "didEndDragging(true)", "willBeginDecelerating"])
+        #expect(abs(snapper.velocity.y - 5) < 1e-9 && snapper.velocity.x == 0)
+        let natural = (released + ScrollPhysics.Deceleration(velocity: 5000, rate: 0.998).totalDistance).rounded()
+        #expect(snapper.natural == Point(x: 0, y: natural))
+        bed.settle()
+        #expect(bed.scrollView.contentOffset.y == (natural / 100).rounded() * 100 + 50)
+        #expect(snapper.events.last == "didEndDecelerating")
+        // A target past the end stops at the end.
+        let far = Bed()
+        let farSnapper = Snapper()
+        farSnapper.wanted = 1_000_000
+        far.scrollView.delegate = farSnapper
+        far.finger.drag(from: Point(x: 160, y: 700), to: Point(x: 160, y: 100), duration: 0.12, steps: 12)
+        far.settle()
+        #expect(far.scrollView.contentOffset.y == 5000 - 800)
+        // Paging asks nothing.
+        let paged = Bed(contentSize: Size(width: 1280, height: 480))
+        paged.scrollView.isPagingEnabled = true
+        let pagedSnapper = Snapper()
+        paged.scrollView.delegate = pagedSnapper
+        paged.finger.drag(from: Point(x: 300, y: 200), to: Point(x: 50, y: 200), duration: 0.2, steps: 10)
+        paged.settle()
+        #expect(!pagedSnapper.events.contains("willEndDragging") && paged.scrollView.contentOffset == Point(x: 320, y: 0))
+    }
+
     @Test func pullingPastTheTopFollowsTheRubberBandAndSpringsBack() {
         let bed = Bed()
         let finger = bed.finger
