@@ -25,6 +25,7 @@ let xkb_context_set_log_fn = XKBCommonLibrary.shared.functions.xkb_context_set_l
 let xkb_context_set_log_level = XKBCommonLibrary.shared.functions.xkb_context_set_log_level!
 let xkb_context_set_user_data = XKBCommonLibrary.shared.functions.xkb_context_set_user_data!
 let xkb_context_unref = XKBCommonLibrary.shared.functions.xkb_context_unref!
+let xkb_keymap_key_repeats = XKBCommonLibrary.shared.functions.xkb_keymap_key_repeats!
 let xkb_keymap_layout_get_name = XKBCommonLibrary.shared.functions.xkb_keymap_layout_get_name!
 let xkb_keymap_new_from_names = XKBCommonLibrary.shared.functions.xkb_keymap_new_from_names!
 let xkb_keymap_num_layouts = XKBCommonLibrary.shared.functions.xkb_keymap_num_layouts!
