@@ -129,6 +129,7 @@ public final class Application: Responder {
         }
         resizeWindows(on: screen)
         changeObserver?.screenDidChange(screen)
+        keyboard.update()
         notificationCenter.post(name: Screen.didConnectNotification, object: screen)
     }
 
@@ -136,6 +137,7 @@ public final class Application: Responder {
         cancelTouches(reason: "screen \(screen.name) disconnected") { $0.screen === screen || $0.window?.screen === screen }
         updateMainScreen()
         changeObserver?.screenDidChange(screen)
+        keyboard.update()
         notificationCenter.post(name: Screen.didDisconnectNotification, object: screen)
     }
 
@@ -158,6 +160,7 @@ public final class Application: Responder {
 
     func screenGeometryDidChange(_ screen: Screen) {
         resizeWindows(on: screen)
+        keyboard.screenGeometryDidChange(screen)
         changeObserver?.screenDidChange(screen)
         notificationCenter.post(name: Screen.modeDidChangeNotification, object: screen)
     }

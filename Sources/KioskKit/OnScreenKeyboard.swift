@@ -35,7 +35,7 @@ extension Responder {
 public final class OnScreenKeyboard {
     unowned let application: Application
 
-    public var mode: OnScreenKeyboardMode = .auto { didSet { update() } }
+    public var mode: OnScreenKeyboardMode = .auto { didSet { if mode != oldValue { update() } } }
     public var language: KeyboardLayout.Language = .en {
         didSet { if language != oldValue, isVisible { rebuildKeys() } }
     }
@@ -60,9 +60,11 @@ public final class OnScreenKeyboard {
         return view
     }
 
-    /// Shows, re-lays or hides it after the first responder, the mode or the hardware keyboards changed.
+    /// Shows, re-lays or hides it after the first responder, the mode, the hardware keyboards or a screen
+    /// changed. A screen that went away takes it (it comes back with the screen if the field still edits).
     func update() {
-        guard let target, mode != .never, mode == .always || !hasHardwareKeyboard, let screen = target.window?.screen
+        guard let target, mode != .never, mode == .always || !hasHardwareKeyboard, let screen = target.window?.screen,
+            screen.isConnected
         else {
             if isVisible { hide() }
             return
@@ -70,26 +72,61 @@ public final class OnScreenKeyboard {
         show(on: screen, for: target)
     }
 
+    /// A screen's mode or rotation changed: a keyboard shown there takes the new width and height at once
+    /// (keys laid out again, the page and capitals kept), and `keyboardWillShow`/`DidShow` give the new frame.
+    func screenGeometryDidChange(_ screen: Screen) {
+        guard isVisible, layoutScreen === screen, let window, let target else { return }
+        let begin = window.frame
+        guard begin != frame(on: screen) else { return }
+        layoutScreen = nil
+        View.performWithoutAnimation { show(on: screen, for: target, from: begin) }
+    }
+
+    /// The first responder's text or caret changed by other means than the keyboard's keys (the app, the
+    /// clear button, a tap in the text): the capitals follow what is before the caret.
+    func textInputDidChange(_ field: TextField) {
+        guard isVisible, field === target else { return }
+        autoCapitalize()
+    }
+
+    /// The first responder asks for its keyboard type, return key and capitals again (`reloadInputViews`).
+    func reload() {
+        guard isVisible, let target else { return }
+        shownTarget = nil
+        if let screen = layoutScreen { show(on: screen, for: target) }
+    }
+
     // MARK: Showing and hiding
 
     private var layoutScreen: Screen?
+    /// The responder the keys were last set up for: the page and the capitals start afresh for another.
+    private weak var shownTarget: (View & KeyInput)?
 
     private func frame(on screen: Screen) -> Rect {
         let metrics = KeyboardLayout.Metrics(screen: screen.bounds.size)
         return Rect(x: 0, y: screen.bounds.height - metrics.height, width: screen.bounds.width, height: metrics.height)
     }
 
-    private func show(on screen: Screen, for target: View & KeyInput) {
+    private func show(on screen: Screen, for target: View & KeyInput, from start: Rect? = nil) {
         let window = window ?? makeWindow()
         let end = frame(on: screen)
-        page = KeyboardLayout.firstPage(for: keyboardType, shifted: false)
-        shift = .off
-        autoCapitalize()
+        if !isVisible || shownTarget !== target {
+            // Another field (or none before): its keyboard type and return key, the first page, its capitals.
+            shownTarget = target
+            keyboardType = (target as? TextField)?.keyboardType ?? .default
+            returnKeyType = (target as? TextField)?.returnKeyType ?? .default
+            page = KeyboardLayout.firstPage(for: keyboardType, shifted: false)
+            shift = .off
+            if let wanted = capitalsWanted(), wanted { shift = .once }
+            page = KeyboardLayout.firstPage(for: keyboardType, shifted: shift != .off)
+        } else if isVisible, layoutScreen === screen, window.frame == end {
+            return
+        }
         if isVisible, layoutScreen === screen, window.frame == end {
             rebuildKeys()
             return
         }
-        let begin = isVisible && layoutScreen === screen ? window.frame : end.offsetBy(dx: 0, dy: end.height)
+        let begin = start ?? (isVisible && layoutScreen === screen ? window.frame : end.offsetBy(dx: 0, dy: end.height))
         layoutScreen = screen
         if window.screen !== screen { window.screen = screen }
         let info: [String: any Sendable] = [
@@ -131,7 +168,7 @@ public final class OnScreenKeyboard {
     }
 
     private func makeWindow() -> Window {
-        let window = KeyboardWindow(frame: .zero)
+        let window = KeyboardWindow(frame: Rect(x: 0, y: 0, width: 1, height: 1))
         window.identifier = "keyboard"
         self.window = window
         return window
@@ -145,10 +182,13 @@ public final class OnScreenKeyboard {
     private(set) var shift = Shift.off
     private var lastShiftTap: TimeInterval = -.infinity
 
-    private var keyboardType: KeyboardType { (target as? TextField)?.keyboardType ?? .default }
+    /// The field's traits as they were when its keys were set up (UIKit applies changes on
+    /// `reloadInputViews()`, not halfway at the next page).
+    private var keyboardType = KeyboardType.default
+    private var returnKeyType = ReturnKeyType.default
 
     private var returnTitle: String {
-        switch (target as? TextField)?.returnKeyType ?? .default {
+        switch returnKeyType {
         case .default: language == .de ? "Eingabe" : "return"
         case .go: "Go"
         case .next: language == .de ? "Weiter" : "Next"
@@ -190,7 +230,6 @@ public final class OnScreenKeyboard {
         }
     }
 
-    /// A key was tapped (or an accent chosen): type into the first responder or change the page.
     /// The finger on Backspace, whose repeat runs while it stays down.
     private weak var backspaceTouch: Touch?
     private let backspaceRepeat = KeyRepeatTimer()
@@ -213,6 +252,7 @@ public final class OnScreenKeyboard {
         backspaceRepeat.stop()
     }
 
+    /// A key was tapped (or an accent chosen): type into the first responder or change the page.
     func tapped(_ role: KeyboardLayout.Role) {
         switch role {
         case .character(let text):
@@ -229,13 +269,15 @@ public final class OnScreenKeyboard {
             target?.insertText("\n")
         case .shift:
             let now = application.clock.now
-            // A second tap within the multi-tap interval locks the capitals, as UIKit's caps lock.
-            switch shift {
-            case .off: setShift(.once)
-            case .once: setShift(now - lastShiftTap <= Application.multiTapInterval ? .locked : .off)
-            case .locked: setShift(.off)
+            // A second tap within the multi-tap interval locks the capitals, as UIKit's caps lock, from
+            // capitals the field turned on by itself too; the tap that unlocks starts no double tap.
+            if shift == .locked {
+                setShift(.off)
+                lastShiftTap = -.infinity
+            } else {
+                setShift(now - lastShiftTap <= Application.multiTapInterval ? .locked : shift == .off ? .once : .off)
+                lastShiftTap = now
             }
-            lastShiftTap = now
         case .symbols:
             page = .symbols
             rebuildKeys()
@@ -243,6 +285,8 @@ public final class OnScreenKeyboard {
             page = .moreSymbols
             rebuildKeys()
         case .letters:
+            // What was typed on the other pages decides the capitals.
+            if shift != .locked, let wanted = capitalsWanted() { shift = wanted ? .once : .off }
             page = .letters(shifted: shift != .off)
             rebuildKeys()
         case .gap:
@@ -262,21 +306,21 @@ public final class OnScreenKeyboard {
     /// Capitals where the field wants them: at the start, after a sentence's end (`.sentences`), after a
     /// space (`.words`), always (`.allCharacters`).
     private func autoCapitalize() {
-        guard shift != .locked, case .letters = page, let field = target as? TextField else { return }
+        guard case .letters = page, let wanted = capitalsWanted() else { return }
+        setShift(wanted ? .once : .off)
+    }
+
+    /// Whether the text before the caret wants a capital next; nil under caps lock or without a text field.
+    private func capitalsWanted() -> Bool? {
+        guard shift != .locked, let field = target as? TextField else { return nil }
         let before = field.text.prefix(field.caretPosition)
-        let wanted: Bool
         switch field.autocapitalizationType {
-        case .none: wanted = false
-        case .allCharacters: wanted = true
-        case .words: wanted = before.isEmpty || before.last == " "
+        case .none: return false
+        case .allCharacters: return true
+        case .words: return before.isEmpty || before.last == " "
         case .sentences:
             let trimmed = before.reversed().drop { $0 == " " }
-            wanted = trimmed.isEmpty || (before.last == " " && [".", "!", "?"].contains(trimmed.first!))
-        }
-        if field.keyboardType == .emailAddress, field.autocapitalizationType == .sentences {
-            setShift(.off)
-        } else {
-            setShift(wanted ? .once : .off)
+            return trimmed.isEmpty || (before.last == " " && [".", "!", "?"].contains(trimmed.first!))
         }
     }
 }

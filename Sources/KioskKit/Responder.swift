@@ -60,6 +60,13 @@ open class Responder {
         return true
     }
 
+    /// Applies a change of the first responder's keyboard type, return key or capitals to the on-screen
+    /// keyboard showing for it (as `UIResponder.reloadInputViews()`: a change takes effect then).
+    public func reloadInputViews() {
+        guard isFirstResponder else { return }
+        Application.shared.keyboard.reload()
+    }
+
     /// Gives up the first responder status if `canResignFirstResponder` agrees (a text field asks its
     /// delegate's `textFieldShouldEndEditing`); false when it keeps it. Subclasses that override it call
     /// `super` and act only when it returns true.

@@ -88,6 +88,7 @@ open class TextField: Control, KeyInput {
             // As UIKit: setting the text puts the caret at its end (an edit then puts it after the edit).
             caretPosition = text.count
             textDidChange()
+            Application.shared.keyboard.textInputDidChange(self)
         }
     }
     open var placeholder: String? { didSet { if placeholder != oldValue { setNeedsDisplay() } } }
@@ -97,7 +98,11 @@ open class TextField: Control, KeyInput {
     open var borderStyle: BorderStyle = .roundedRect { didSet { if borderStyle != oldValue { setNeedsDisplay() } } }
     /// Shows a dot for each character (a PIN, a password); the text itself never reaches a log or trace.
     open var isSecureTextEntry = false { didSet { if isSecureTextEntry != oldValue { textDidChange() } } }
+    /// The on-screen keyboard's keys for this field; a change while editing takes effect on
+    /// `reloadInputViews()` (as UIKit).
     open var keyboardType: KeyboardType = .default
+    /// The return key's title (and `.next`'s move to the next field); changed while editing, as
+    /// `keyboardType`.
     open var returnKeyType: ReturnKeyType = .default
     open var autocapitalizationType: TextAutocapitalizationType = .sentences
     open var clearButtonMode: ViewMode = .never { didSet { if clearButtonMode != oldValue { setNeedsDisplay() } } }
@@ -116,7 +121,9 @@ open class TextField: Control, KeyInput {
     public var caretPosition = 0 {
         didSet {
             caretPosition = min(max(caretPosition, 0), text.count)
-            if caretPosition != oldValue { placeCaret(restartBlink: true) }
+            guard caretPosition != oldValue else { return }
+            placeCaret(restartBlink: true)
+            Application.shared.keyboard.textInputDidChange(self)
         }
     }
 

@@ -509,6 +509,109 @@ struct TextInputTests {
         #expect(field.text == "Hi")
     }
 
+    /// A rotation while the keyboard shows lays it out for the new width at once (the page kept), with
+    /// `keyboardWillShow`/`DidShow` giving the new frame; a screen that goes away takes the keyboard, and it
+    /// comes back with the screen's new mode while the field still edits.
+    @Test func theKeyboardFollowsItsScreen() {
+        let text = TextBed(width: 800, height: 480)
+        let field = text.field()
+        text.focus(field)
+        text.tapKeys(["key.symbols"])
+        #expect(text.keyboardWindow?.frame.width == 800)
+        _ = text.takeNotes()
+        Screen.main.rotation = .rotated90
+        text.settle()
+        let metrics = KeyboardLayout.Metrics(screen: Size(width: 480, height: 800))
+        #expect(text.keyboardWindow?.frame == Rect(x: 0, y: 800 - metrics.height, width: 480, height: metrics.height))
+        #expect(text.keyboardWindow!.subviews.allSatisfy { $0.frame.maxX <= 480 })
+        #expect(text.key("key.1") != nil)
+        #expect(
+            text.takeNotes() == ["WillShowNotification \(text.keyboardWindow!.frame)", "DidShowNotification \(text.keyboardWindow!.frame)"])
+        text.bed.backend.disconnect("DSI-1")
+        text.settle()
+        #expect(!text.app.keyboard.isVisible && field.isFirstResponder)
+        #expect(text.takeNotes().map { $0.prefix { $0 != " " } } == ["WillHideNotification", "DidHideNotification"])
+        text.bed.backend.connect("DSI-1", modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)])
+        text.settle()
+        // Still turned: 800 wide, 1280 high.
+        let bounds = Screen.main.bounds
+        let tall = KeyboardLayout.Metrics(screen: bounds.size)
+        #expect(text.app.keyboard.isVisible && bounds.size == Size(width: 800, height: 1280))
+        #expect(text.keyboardWindow?.frame == Rect(x: 0, y: 1280 - tall.height, width: 800, height: tall.height))
+    }
+
+    /// The capitals follow the text before the caret: after the symbols page (`.words`: "12 Main"), after
+    /// `clearsOnBeginEditing`, the clear button or a text the app sets; an email field capitalizes as
+    /// UIKit documents (only the number pads do not).
+    @Test func theCapitalsFollowTheText() {
+        let text = TextBed()
+        let field = text.field()
+        field.autocapitalizationType = .words
+        text.focus(field)
+        text.tapKeys(["key.symbols", "key.1", "key.2", "key.space", "key.letters"])
+        #expect(text.key("key.M") != nil)
+        field.resignFirstResponder()
+        text.settle()
+        let cleared = text.field(Rect(x: 20, y: 80, width: 280, height: 44))
+        cleared.text = "old"
+        cleared.clearsOnBeginEditing = true
+        text.focus(cleared)
+        #expect(cleared.text.isEmpty && text.key("key.A") != nil)
+        text.tapKeys(["key.A", "key.b"])
+        #expect(text.key("key.c") != nil)
+        cleared.text = ""
+        #expect(text.key("key.C") != nil)
+        cleared.resignFirstResponder()
+        text.settle()
+        let email = text.field(Rect(x: 20, y: 140, width: 280, height: 44))
+        email.keyboardType = .emailAddress
+        text.focus(email)
+        #expect(text.key("key.Q") != nil)
+    }
+
+    /// A field that keeps the editing when another is tapped keeps its keyboard as it was (the page).
+    @Test func aRefusedSwitchKeepsThePage() {
+        let text = TextBed()
+        let field = text.field()
+        let other = TextField(frame: Rect(x: 20, y: 80, width: 280, height: 44))
+        field.window!.addSubview(other)
+        let delegate = EndingDelegate()
+        field.delegate = delegate
+        text.focus(field)
+        text.tapKeys(["key.symbols"])
+        text.tap(other)
+        #expect(field.isFirstResponder && text.key("key.1") != nil)
+    }
+
+    /// A double tap on Shift locks the capitals also when the field had turned them on by itself.
+    @Test func aDoubleTapOnShiftLocksFromAutomaticCapitals() {
+        let text = TextBed()
+        let field = text.field()
+        text.focus(field)
+        #expect(text.app.keyboard.shift == .once)
+        text.tapKeys(["key.shift", "key.shift"])
+        #expect(text.app.keyboard.shift == .locked)
+        text.tapKeys(["key.A", "key.B"])
+        #expect(field.text == "AB" && text.app.keyboard.shift == .locked)
+        text.tapKeys(["key.shift"])
+        #expect(text.app.keyboard.shift == .off)
+    }
+
+    /// A keyboard type changed while editing takes effect on `reloadInputViews()`, whole (not halfway
+    /// at the next page).
+    @Test func aKeyboardTypeChangeTakesEffectOnReload() {
+        let text = TextBed()
+        let field = text.field()
+        text.focus(field)
+        field.keyboardType = .emailAddress
+        field.returnKeyType = .search
+        text.tapKeys(["key.shift"])
+        #expect(text.key("key.@") == nil)
+        field.keyboardType = .numberPad
+        field.reloadInputViews()
+        #expect(text.key("key.7") != nil && text.key("key.a") == nil && text.key("key.A") == nil)
+    }
+
     @Test func theCaretBlinksOnlyWhileEditing() {
         let text = TextBed()
         let field = text.field()
