@@ -307,6 +307,12 @@ open class TextField: Control, KeyInput {
 
     override open var canBecomeFirstResponder: Bool { isEnabled }
 
+    /// A field disabled while it is edited ends its editing: a disabled control takes no input (an app
+    /// that locks a PIN field after failed tries gets no more digits in it).
+    override open var isEnabled: Bool {
+        didSet { if !isEnabled, isFirstResponder { takeFirstResponderStatus() } }
+    }
+
     override open var canResignFirstResponder: Bool { delegate?.textFieldShouldEndEditing(self) ?? true }
 
     @discardableResult

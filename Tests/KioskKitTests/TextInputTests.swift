@@ -437,6 +437,19 @@ struct TextInputTests {
         #expect(!field.isFirstResponder)
     }
 
+    /// A field disabled while edited ends its editing and takes no more keys.
+    @Test func disablingTheFieldEndsItsEditing() {
+        let text = TextBed()
+        let field = text.field()
+        text.app.keyboard.hasHardwareKeyboard = true
+        text.focus(field)
+        text.press(0x61, "a")
+        field.isEnabled = false
+        #expect(!field.isFirstResponder && !field.isEditing)
+        text.press(0x62, "b")
+        #expect(field.text == "a")
+    }
+
     /// A hidden window takes no input: the field edited in it ends its editing and the keyboard goes.
     @Test func hidingTheWindowEndsItsEditing() {
         let text = TextBed()
