@@ -365,17 +365,18 @@ open class View: Responder {
         else { return nil }
         for subview in subviews.reversed() {
             // Straight into the subview's coordinates, not through the window: this runs for every view
-            // under the finger, and without a transform it is a translation.
-            let local: Point
-            if subview.hasTransform {
-                local = point.applying(subview.transformToSuperview.inverted())
-            } else {
-                let size = subview.bounds.size, center = subview.center, origin = subview.bounds.origin
-                local = Point(x: point.x - center.x + size.width / 2 + origin.x, y: point.y - center.y + size.height / 2 + origin.y)
-            }
-            if let hit = subview.hitTest(local, with: event) { return hit }
+            // under the finger.
+            if let hit = subview.hitTest(subview.convertFromSuperview(point), with: event) { return hit }
         }
         return self
+    }
+
+    /// `point` from the superview's coordinates (a window's: the screen's) into this view's; without a
+    /// transform a translation, with no matrix to invert (hit tests run it for every view they visit).
+    @inline(__always) func convertFromSuperview(_ point: Point) -> Point {
+        guard !hasTransform else { return point.applying(transformToSuperview.inverted()) }
+        let size = bounds.size, center = self.center, origin = bounds.origin
+        return Point(x: point.x - center.x + size.width / 2 + origin.x, y: point.y - center.y + size.height / 2 + origin.y)
     }
 
     // MARK: Editing

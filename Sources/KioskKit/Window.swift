@@ -215,8 +215,7 @@ open class Window: View {
 
     /// Converts `point` from `window`'s coordinates (nil: screen coordinates) to this window's.
     public func convert(_ point: Point, from window: Window?) -> Point {
-        let onScreen = window?.convert(point, to: nil) ?? point
-        return onScreen.applying(transformToSuperview.inverted())
+        convertFromSuperview(window?.convert(point, to: nil) ?? point)
     }
 
     /// The box around `rect` converted (exact without transforms), as UIKit's `convert(_:to:)`.
