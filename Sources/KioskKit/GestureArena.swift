@@ -68,7 +68,8 @@ final class GestureArena {
             for phase in [Touch.Phase.began, .moved, .ended, .cancelled] {
                 // A recognizer that is done (recognized, cancelled, failed) or disabled sees nothing more.
                 guard recognizer.isEnabled, !recognizer.state.isFinished, recognizer.view != nil else { break }
-                let touches = Set(theirs.filter { $0.phase == phase || (phase == .moved && $0.phase == .stationary) })
+                // A finger that did not move is no move: another finger's frame gives no `.changed`.
+                let touches = Set(theirs.filter { $0.phase == phase })
                 guard !touches.isEmpty else { continue }
                 if phase == .began {
                     // A discrete gesture already complete, waiting only for a recognizer it requires to fail

@@ -16,16 +16,21 @@ open class TapGestureRecognizer: GestureRecognizer {
     private var tapsDone = 0
     private var starts: [Touch: Point] = [:]
     private var mostTouches = 0
-    private var lastTapEnd: (location: Point, time: TimeInterval)?
+    /// Where the last tap's fingers went down, and when it ended.
+    private var lastTapEnd: (locations: [Point], time: TimeInterval)?
 
     override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
         guard pendingState == nil else { return }
         cancelTimer()
-        if let lastTapEnd, let touch = touches.first,
-            touch.timestamp - lastTapEnd.time > Application.multiTapInterval
-                || distance(touch.locationOnScreen, lastTapEnd.location) > Application.multiTapDistance
-        {
-            return state = .failed
+        if let lastTapEnd {
+            // Each finger of the next tap comes soon, and near one of the last tap's fingers (two fingers
+            // 60 pt apart tap twice: each is near its own place, not near their centre).
+            for touch in touches
+            where touch.timestamp - lastTapEnd.time > Application.multiTapInterval
+                || !lastTapEnd.locations.contains(where: { distance(touch.locationOnScreen, $0) <= Application.multiTapDistance })
+            {
+                return state = .failed
+            }
         }
         for touch in touches { starts[touch] = touch.locationOnScreen }
         mostTouches = max(mostTouches, numberOfTouches)
@@ -47,7 +52,7 @@ open class TapGestureRecognizer: GestureRecognizer {
         tapsDone += 1
         if tapsDone >= numberOfTapsRequired { return state = .recognized }
         let end = touches.map(\.timestamp).max() ?? event.timestamp
-        lastTapEnd = (centroidOnScreen, end)
+        lastTapEnd = (Array(starts.values), end)
         mostTouches = 0
         starts.removeAll()
         schedule(at: end + Application.multiTapInterval) { $0.state = .failed }
@@ -106,8 +111,10 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         switch state {
         case .possible:
-            // Lifted too early: a tap before the press when taps are wanted, else a failure.
-            guard tapsDone < numberOfTapsRequired, self.touches.allSatisfy({ $0.phase == .ended }) else { return state = .failed }
+            // Lifted too early: a tap before the press when taps are wanted, else a failure. A tap of
+            // several fingers is over when its last finger lifts (they seldom lift in one frame).
+            guard tapsDone < numberOfTapsRequired else { return state = .failed }
+            guard self.touches.allSatisfy({ $0.phase == .ended }) else { return }
             tapsDone += 1
             starts.removeAll()
             let end = touches.map(\.timestamp).max() ?? event.timestamp
@@ -209,10 +216,14 @@ open class PanGestureRecognizer: GestureRecognizer {
             guard numberOfTouches >= minimumNumberOfTouches, numberOfTouches <= maximumNumberOfTouches else { return }
             if distance(origin, centroidOnScreen) >= hysteresis { state = .began }
         case .began, .changed:
-            state = .changed
+            // "It changes when a finger moves while at least the minimum number of fingers are pressed".
+            if fingersDown >= minimumNumberOfTouches { state = .changed }
         default: break
         }
     }
+
+    /// The fingers still on the glass.
+    private var fingersDown: Int { touches.count { $0.phase != .ended && $0.phase != .cancelled } }
 
     override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
         let remaining = self.touches.filter { $0.phase != .ended && $0.phase != .cancelled }
@@ -221,7 +232,8 @@ open class PanGestureRecognizer: GestureRecognizer {
         case .possible:
             if remaining.isEmpty { state = .failed }
         case .began, .changed:
-            if remaining.count < minimumNumberOfTouches {
+            // "It ends when all fingers are lifted" (UIKit), not when fewer than the minimum are left.
+            if remaining.isEmpty {
                 state = .ended
             } else {
                 // The centroid of the fingers left jumps; the translation and the velocity do not.

@@ -18,9 +18,11 @@ public final class Touch: Hashable {
     /// The position on the screen, in the screen's (rotated, logical) coordinates.
     public private(set) var locationOnScreen: Point
     public private(set) var previousLocationOnScreen: Point
-    /// The window and view the touch was delivered to; nil when no window was under the finger.
-    public internal(set) weak var window: Window?
-    public internal(set) weak var view: View?
+    /// The window and view the touch was delivered to; nil when no window was under the finger. Held until
+    /// the touch ends (as `UITouch`): a view removed and let go mid-touch still gets the rest of it, and the
+    /// recognizers of what was around it still see the finger move and lift.
+    public internal(set) var window: Window?
+    public internal(set) var view: View?
     /// Set once the application routed the touch, so later phases keep its window and view.
     var isRouted = false
 

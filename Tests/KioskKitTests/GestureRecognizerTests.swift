@@ -954,3 +954,165 @@ struct GestureRecognizerTests {
         ])
     }
 }
+
+/// Recognizers with several fingers, and fingers that do not move, sent as the input router sends them:
+/// one event per device frame, fingers that did not change in it `.stationary`.
+@MainActor
+struct MultiFingerGestureTests {
+    @MainActor
+    final class Bed {
+        let bed = TestBed()
+        let clock = ManualClock(now: 0)
+        let pad = View(frame: Rect(x: 100, y: 100, width: 1600, height: 900))
+        private var fingers: [Int: Touch] = [:]
+
+        init() {
+            bed.app.clock = clock
+            bed.window("main").addSubview(pad)
+        }
+
+        /// One frame at `time`: the fingers listed go down, move or lift; every other finger down is
+        /// `.stationary` in it.
+        func frame(at time: TimeInterval, _ changes: [(finger: Int, phase: Touch.Phase, at: Point?)]) {
+            clock.advance(to: time)
+            var touches: [Touch] = []
+            for (finger, phase, point) in changes {
+                if phase == .began {
+                    let touch = Touch(screen: Screen.main, location: point!, timestamp: time)
+                    fingers[finger] = touch
+                    touches.append(touch)
+                } else if let touch = fingers[finger] {
+                    touch.update(phase: phase, location: point ?? touch.locationOnScreen, timestamp: time)
+                    touches.append(touch)
+                    if phase == .ended { fingers[finger] = nil }
+                }
+            }
+            for (finger, touch) in fingers where !changes.contains(where: { $0.finger == finger }) {
+                touch.update(phase: .stationary, location: touch.locationOnScreen, timestamp: time)
+                touches.append(touch)
+            }
+            bed.app.sendEvent(Event(touches: Set(touches), timestamp: time))
+        }
+    }
+
+    /// A finger that did not move is no move: another finger's frame gives a held press no `.changed`.
+    @Test func aStillFingerMakesNoChange() {
+        let bed = Bed()
+        let press = LongPressGestureRecognizer()
+        bed.pad.addGestureRecognizer(press)
+        var states: [GestureRecognizer.State] = []
+        press.addAction { states.append($0.state) }
+        bed.frame(at: 1, [(1, .began, Point(x: 300, y: 300))])
+        bed.clock.advance(to: 1.6)
+        #expect(states == [.began])
+        // A second finger, elsewhere in the window, moves: the press's finger is stationary.
+        let other = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        bed.pad.window!.addSubview(other)
+        bed.frame(at: 1.7, [(2, .began, Point(x: 10, y: 10))])
+        bed.frame(at: 1.8, [(2, .moved, Point(x: 30, y: 10))])
+        #expect(states == [.began])
+        bed.frame(at: 1.9, [(1, .moved, Point(x: 320, y: 300))])
+        #expect(states == [.began, .changed])
+    }
+
+    /// A two-finger pan goes on while a finger is lifted and put back, and ends when all have lifted
+    /// ("It ends when all fingers are lifted"); while fewer than the minimum are down it does not change.
+    @Test func aTwoFingerPanEndsWhenAllFingersLift() {
+        let bed = Bed()
+        let pan = PanGestureRecognizer()
+        pan.minimumNumberOfTouches = 2
+        bed.pad.addGestureRecognizer(pan)
+        var states: [GestureRecognizer.State] = []
+        pan.addAction { states.append($0.state) }
+        bed.frame(at: 1, [(1, .began, Point(x: 300, y: 300)), (2, .began, Point(x: 360, y: 300))])
+        bed.frame(at: 1.05, [(1, .moved, Point(x: 300, y: 320)), (2, .moved, Point(x: 360, y: 320))])
+        #expect(states == [.began])
+        bed.frame(at: 1.1, [(1, .ended, nil)])
+        bed.frame(at: 1.15, [(2, .moved, Point(x: 360, y: 340))])
+        #expect(states == [.began])
+        bed.frame(at: 1.2, [(3, .began, Point(x: 300, y: 340))])
+        bed.frame(at: 1.25, [(2, .moved, Point(x: 360, y: 360)), (3, .moved, Point(x: 300, y: 360))])
+        #expect(states == [.began, .changed])
+        bed.frame(at: 1.3, [(2, .ended, nil)])
+        bed.frame(at: 1.35, [(3, .ended, nil)])
+        #expect(states == [.began, .changed, .ended])
+    }
+
+    /// Two fingers 60 pt apart tap twice: each lands near where it did, which a two-finger double tap
+    /// asks (it compared one finger with the first tap's centre, 30 pt off, and failed).
+    @Test func aTwoFingerDoubleTap() {
+        let bed = Bed()
+        let tap = TapGestureRecognizer()
+        tap.numberOfTouchesRequired = 2
+        tap.numberOfTapsRequired = 2
+        bed.pad.addGestureRecognizer(tap)
+        var states: [GestureRecognizer.State] = []
+        tap.addAction { states.append($0.state) }
+        // Fingers land and lift in frames of their own, as they do.
+        for start in [1.0, 1.2] {
+            bed.frame(at: start, [(1, .began, Point(x: 300, y: 300))])
+            bed.frame(at: start + 0.01, [(2, .began, Point(x: 360, y: 300))])
+            bed.frame(at: start + 0.05, [(1, .ended, nil)])
+            bed.frame(at: start + 0.07, [(2, .ended, nil)])
+        }
+        #expect(states == [.ended])
+        // A second tap somewhere else is no double tap.
+        bed.clock.advance(to: 5)
+        states = []
+        bed.frame(at: 10, [(1, .began, Point(x: 300, y: 300)), (2, .began, Point(x: 360, y: 300))])
+        bed.frame(at: 10.05, [(1, .ended, nil), (2, .ended, nil)])
+        bed.frame(at: 10.2, [(1, .began, Point(x: 600, y: 300)), (2, .began, Point(x: 660, y: 300))])
+        bed.frame(at: 10.25, [(1, .ended, nil), (2, .ended, nil)])
+        #expect(states.isEmpty)
+    }
+
+    /// A two-finger tap, then a two-finger press: the tap's fingers lift in separate frames.
+    @Test func aTwoFingerTapThenPress() {
+        let bed = Bed()
+        let press = LongPressGestureRecognizer()
+        press.numberOfTouchesRequired = 2
+        press.numberOfTapsRequired = 1
+        bed.pad.addGestureRecognizer(press)
+        var states: [GestureRecognizer.State] = []
+        press.addAction { states.append($0.state) }
+        bed.frame(at: 1, [(1, .began, Point(x: 300, y: 300)), (2, .began, Point(x: 360, y: 300))])
+        bed.frame(at: 1.08, [(1, .ended, nil)])
+        bed.frame(at: 1.1, [(2, .ended, nil)])
+        bed.frame(at: 1.2, [(3, .began, Point(x: 300, y: 300)), (4, .began, Point(x: 360, y: 300))])
+        bed.clock.advance(to: 1.8)
+        #expect(states == [.began])
+    }
+
+    /// The view a touch began on is held until the touch ends (as `UITouch`'s): a row freed mid-drag (a
+    /// cell without a reuse identifier scrolled out) leaves the table's pan to end, not stuck in a drag.
+    @Test func aDragWhoseRowIsFreedStillEnds() {
+        final class FreshCells: TableViewDataSource {
+            func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 100 }
+            func tableView(_ tableView: TableView, cellForRowAt indexPath: KioskKit.IndexPath) -> TableViewCell {
+                TableViewCell(style: .default, reuseIdentifier: nil)
+            }
+        }
+        let animation = AnimationBed(width: 320, height: 480)
+        let table = TableView(frame: Rect(x: 0, y: 0, width: 320, height: 480))
+        let source = FreshCells()
+        table.dataSource = source
+        let recorder = ScrollRecorder()
+        table.delegate = recorder
+        animation.window.addSubview(table)
+        animation.render.render()
+        weak let firstRow = table.cellForRow(at: KioskKit.IndexPath(row: 0, section: 0))
+        #expect(firstRow != nil)
+        let finger = Finger(clock: animation.clock)
+        let touch = finger.drag(from: Point(x: 100, y: 20), to: Point(x: 100, y: 0), duration: 0.1, steps: 2, lift: false)
+        for step in 1...6 {
+            animation.clock.advance(by: 0.05)
+            finger.move(touch, to: Point(x: 100, y: 20 - 60 * Double(step)))
+            animation.render.render()
+        }
+        #expect(table.cellForRow(at: KioskKit.IndexPath(row: 0, section: 0)) == nil && table.isDragging)
+        finger.up(touch)
+        #expect(!table.isDragging)
+        #expect(recorder.events.contains { $0.hasPrefix("didEndDragging") })
+        #expect(firstRow == nil)
+    }
+}
