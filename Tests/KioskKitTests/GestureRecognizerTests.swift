@@ -965,10 +965,18 @@ struct MultiFingerGestureTests {
         let clock = ManualClock(now: 0)
         let pad = View(frame: Rect(x: 100, y: 100, width: 1600, height: 900))
         private var fingers: [Int: Touch] = [:]
+        /// The states the attached recognizer's actions saw, in order.
+        var states: [GestureRecognizer.State] = []
 
         init() {
             bed.app.clock = clock
             bed.window("main").addSubview(pad)
+        }
+
+        /// Attaches `recognizer` to the pad, recording its states.
+        func attach<Recognizer: GestureRecognizer>(_ recognizer: Recognizer) {
+            pad.addGestureRecognizer(recognizer)
+            recognizer.addAction { [unowned self] in states.append($0.state) }
         }
 
         /// One frame at `time`: the fingers listed go down, move or lift; every other finger down is
@@ -999,20 +1007,18 @@ struct MultiFingerGestureTests {
     @Test func aStillFingerMakesNoChange() {
         let bed = Bed()
         let press = LongPressGestureRecognizer()
-        bed.pad.addGestureRecognizer(press)
-        var states: [GestureRecognizer.State] = []
-        press.addAction { states.append($0.state) }
+        bed.attach(press)
         bed.frame(at: 1, [(1, .began, Point(x: 300, y: 300))])
         bed.clock.advance(to: 1.6)
-        #expect(states == [.began])
+        #expect(bed.states == [.began])
         // A second finger, elsewhere in the window, moves: the press's finger is stationary.
         let other = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
         bed.pad.window!.addSubview(other)
         bed.frame(at: 1.7, [(2, .began, Point(x: 10, y: 10))])
         bed.frame(at: 1.8, [(2, .moved, Point(x: 30, y: 10))])
-        #expect(states == [.began])
+        #expect(bed.states == [.began])
         bed.frame(at: 1.9, [(1, .moved, Point(x: 320, y: 300))])
-        #expect(states == [.began, .changed])
+        #expect(bed.states == [.began, .changed])
     }
 
     /// A two-finger pan goes on while a finger is lifted and put back, and ends when all have lifted
@@ -1021,21 +1027,19 @@ struct MultiFingerGestureTests {
         let bed = Bed()
         let pan = PanGestureRecognizer()
         pan.minimumNumberOfTouches = 2
-        bed.pad.addGestureRecognizer(pan)
-        var states: [GestureRecognizer.State] = []
-        pan.addAction { states.append($0.state) }
+        bed.attach(pan)
         bed.frame(at: 1, [(1, .began, Point(x: 300, y: 300)), (2, .began, Point(x: 360, y: 300))])
         bed.frame(at: 1.05, [(1, .moved, Point(x: 300, y: 320)), (2, .moved, Point(x: 360, y: 320))])
-        #expect(states == [.began])
+        #expect(bed.states == [.began])
         bed.frame(at: 1.1, [(1, .ended, nil)])
         bed.frame(at: 1.15, [(2, .moved, Point(x: 360, y: 340))])
-        #expect(states == [.began])
+        #expect(bed.states == [.began])
         bed.frame(at: 1.2, [(3, .began, Point(x: 300, y: 340))])
         bed.frame(at: 1.25, [(2, .moved, Point(x: 360, y: 360)), (3, .moved, Point(x: 300, y: 360))])
-        #expect(states == [.began, .changed])
+        #expect(bed.states == [.began, .changed])
         bed.frame(at: 1.3, [(2, .ended, nil)])
         bed.frame(at: 1.35, [(3, .ended, nil)])
-        #expect(states == [.began, .changed, .ended])
+        #expect(bed.states == [.began, .changed, .ended])
     }
 
     /// Two fingers 60 pt apart tap twice: each lands near where it did, which a two-finger double tap
@@ -1045,9 +1049,7 @@ struct MultiFingerGestureTests {
         let tap = TapGestureRecognizer()
         tap.numberOfTouchesRequired = 2
         tap.numberOfTapsRequired = 2
-        bed.pad.addGestureRecognizer(tap)
-        var states: [GestureRecognizer.State] = []
-        tap.addAction { states.append($0.state) }
+        bed.attach(tap)
         // Fingers land and lift in frames of their own, as they do.
         for start in [1.0, 1.2] {
             bed.frame(at: start, [(1, .began, Point(x: 300, y: 300))])
@@ -1055,15 +1057,15 @@ struct MultiFingerGestureTests {
             bed.frame(at: start + 0.05, [(1, .ended, nil)])
             bed.frame(at: start + 0.07, [(2, .ended, nil)])
         }
-        #expect(states == [.ended])
+        #expect(bed.states == [.ended])
         // A second tap somewhere else is no double tap.
         bed.clock.advance(to: 5)
-        states = []
+        bed.states = []
         bed.frame(at: 10, [(1, .began, Point(x: 300, y: 300)), (2, .began, Point(x: 360, y: 300))])
         bed.frame(at: 10.05, [(1, .ended, nil), (2, .ended, nil)])
         bed.frame(at: 10.2, [(1, .began, Point(x: 600, y: 300)), (2, .began, Point(x: 660, y: 300))])
         bed.frame(at: 10.25, [(1, .ended, nil), (2, .ended, nil)])
-        #expect(states.isEmpty)
+        #expect(bed.states.isEmpty)
     }
 
     /// A two-finger tap, then a two-finger press: the tap's fingers lift in separate frames.
@@ -1072,15 +1074,13 @@ struct MultiFingerGestureTests {
         let press = LongPressGestureRecognizer()
         press.numberOfTouchesRequired = 2
         press.numberOfTapsRequired = 1
-        bed.pad.addGestureRecognizer(press)
-        var states: [GestureRecognizer.State] = []
-        press.addAction { states.append($0.state) }
+        bed.attach(press)
         bed.frame(at: 1, [(1, .began, Point(x: 300, y: 300)), (2, .began, Point(x: 360, y: 300))])
         bed.frame(at: 1.08, [(1, .ended, nil)])
         bed.frame(at: 1.1, [(2, .ended, nil)])
         bed.frame(at: 1.2, [(3, .began, Point(x: 300, y: 300)), (4, .began, Point(x: 360, y: 300))])
         bed.clock.advance(to: 1.8)
-        #expect(states == [.began])
+        #expect(bed.states == [.began])
     }
 
     /// The view a touch began on is held until the touch ends (as `UITouch`'s): a row freed mid-drag (a
