@@ -30,6 +30,18 @@ open class ViewController: Responder {
     /// Called once after the view was made.
     open func viewDidLoad() {}
 
+    /// The view is about to be shown: the controller's window is about to become visible, or the controller
+    /// is about to become the root of a visible window (as UIKit; `animated` is false: a window appears at
+    /// once). Overrides call `super`.
+    open func viewWillAppear(_ animated: Bool) {}
+    /// The view is shown (its window visible, the controller its root).
+    open func viewDidAppear(_ animated: Bool) {}
+    /// The view is about to go: its window is about to be hidden, or another controller is about to take
+    /// its place as the root.
+    open func viewWillDisappear(_ animated: Bool) {}
+    /// The view is gone from the screen.
+    open func viewDidDisappear(_ animated: Bool) {}
+
     /// The responder chain goes from the controller to its view's superview (the window, for a root view).
     override open var next: Responder? { loadedView?.superview }
 

@@ -114,9 +114,15 @@ open class Window: View {
     }
 
     override open var isHidden: Bool {
+        willSet {
+            guard newValue != isHidden, let root = rootViewController else { return }
+            if newValue { root.viewWillDisappear(false) } else { root.viewWillAppear(false) }
+        }
         didSet {
             guard isHidden != oldValue else { return }
             if isHidden { Application.shared.windowDidHide(self) } else { Application.shared.windowDidShow(self) }
+            guard let root = rootViewController else { return }
+            if isHidden { root.viewDidDisappear(false) } else { root.viewDidAppear(false) }
         }
     }
 
@@ -162,9 +168,16 @@ open class Window: View {
     // MARK: Root view controller
 
     /// The controller whose view fills the window; setting it installs that view as the window's root view.
+    /// On a visible window the old controller's view disappears and the new one's appears (their
+    /// `viewWillDisappear`/`viewWillAppear`, then `viewDidDisappear`/`viewDidAppear`).
     public var rootViewController: ViewController? {
         didSet {
             guard rootViewController !== oldValue else { return }
+            let shown = !isHidden
+            if shown {
+                oldValue?.viewWillDisappear(false)
+                rootViewController?.viewWillAppear(false)
+            }
             // "If the window has an existing view hierarchy, the old views are removed before the new ones
             // are installed" (UIKit).
             for view in subviews { view.removeFromSuperview() }
@@ -173,6 +186,10 @@ open class Window: View {
                 root.frame = bounds
                 root.autoresizingMask = [.flexibleWidth, .flexibleHeight]
                 addSubview(root)
+            }
+            if shown {
+                oldValue?.viewDidDisappear(false)
+                rootViewController?.viewDidAppear(false)
             }
         }
     }

@@ -112,6 +112,43 @@ struct ViewTests {
         #expect(bed.app.hitTest(Point(x: 5, y: 5), on: Screen.main)?.1 === second.view)
     }
 
+    /// A root view controller hears its view appear and disappear with its window, and when another takes
+    /// its place on a visible window (UIKit's appearance calls, `animated` false).
+    @Test func aRootViewControllerAppearsAndDisappearsWithItsWindow() {
+        final class Controller: ViewController {
+            let name: String
+            var log: [String]
+            init(_ name: String, log: [String] = []) {
+                self.name = name
+                self.log = log
+            }
+            /// Where the view is: in no window, a hidden one or a shown one.
+            var place: String { view.window.map { $0.isHidden ? "hidden" : "shown" } ?? "none" }
+            override func viewWillAppear(_ animated: Bool) { log.append("\(name) willAppear \(place)") }
+            override func viewDidAppear(_ animated: Bool) { log.append("\(name) didAppear \(place)") }
+            override func viewWillDisappear(_ animated: Bool) { log.append("\(name) willDisappear") }
+            override func viewDidDisappear(_ animated: Bool) { log.append("\(name) didDisappear") }
+        }
+        let bed = TestBed()
+        let window = bed.window("main", show: false)
+        let first = Controller("first")
+        window.rootViewController = first
+        #expect(first.log.isEmpty)
+        window.makeKeyAndVisible()
+        #expect(first.log == ["first willAppear hidden", "first didAppear shown"])
+        first.log = []
+        window.isHidden = true
+        #expect(first.log == ["first willDisappear", "first didDisappear"])
+        window.isHidden = false
+        first.log = []
+        let second = Controller("second")
+        window.rootViewController = second
+        #expect(first.log == ["first willDisappear", "first didDisappear"])
+        // Not yet in the window when about to appear, as UIKit's ("about to be added to a view hierarchy").
+        #expect(second.log == ["second willAppear none", "second didAppear shown"])
+        #expect(first.view.window == nil)
+    }
+
     /// `sizeToFit` fits within the current width (`sizeThatFits(bounds.size)`): a label of several lines
     /// wraps there; a one-line label takes its whole line.
     @Test func sizeToFitWrapsWithinTheLabelsWidth() {
