@@ -18,6 +18,11 @@ extension Responder {
     nonisolated public static let keyboardDidShowNotification = NotificationName("KioskKeyboardDidShowNotification")
     nonisolated public static let keyboardWillHideNotification = NotificationName("KioskKeyboardWillHideNotification")
     nonisolated public static let keyboardDidHideNotification = NotificationName("KioskKeyboardDidHideNotification")
+    /// Posted before every change of the keyboard's frame (showing, hiding, a new screen size), before
+    /// `keyboardWillShow`/`WillHide`, with the same `userInfo`.
+    nonisolated public static let keyboardWillChangeFrameNotification = NotificationName("KioskKeyboardWillChangeFrameNotification")
+    /// Posted once the frame changed, before `keyboardDidShow`/`DidHide`.
+    nonisolated public static let keyboardDidChangeFrameNotification = NotificationName("KioskKeyboardDidChangeFrameNotification")
     /// The keyboard's frame before the change (a `Rect` in screen coordinates).
     nonisolated public static let keyboardFrameBeginUserInfoKey = "KioskKeyboardFrameBeginUserInfoKey"
     /// Its frame after the change (a `Rect` in screen coordinates; below the screen when hiding).
@@ -134,7 +139,7 @@ public final class OnScreenKeyboard {
             Responder.keyboardAnimationDurationUserInfoKey: Self.animationDuration,
         ]
         isVisible = true
-        application.notificationCenter.post(name: Responder.keyboardWillShowNotification, object: screen, userInfo: info)
+        post(Responder.keyboardWillChangeFrameNotification, Responder.keyboardWillShowNotification, on: screen, info)
         View.performWithoutAnimation { window.frame = begin }
         rebuildKeys()
         window.isHidden = false
@@ -143,7 +148,7 @@ public final class OnScreenKeyboard {
             animations: { window.frame = end },
             completion: { [weak self] finished in
                 guard let self, finished, self.isVisible else { return }
-                self.application.notificationCenter.post(name: Responder.keyboardDidShowNotification, object: screen, userInfo: info)
+                self.post(Responder.keyboardDidChangeFrameNotification, Responder.keyboardDidShowNotification, on: screen, info)
             })
     }
 
@@ -156,15 +161,21 @@ public final class OnScreenKeyboard {
             Responder.keyboardFrameBeginUserInfoKey: begin, Responder.keyboardFrameEndUserInfoKey: end,
             Responder.keyboardAnimationDurationUserInfoKey: Self.animationDuration,
         ]
-        application.notificationCenter.post(name: Responder.keyboardWillHideNotification, object: screen, userInfo: info)
+        post(Responder.keyboardWillChangeFrameNotification, Responder.keyboardWillHideNotification, on: screen, info)
         View.animate(
             withDuration: Self.animationDuration, options: [.curveEaseIn, .beginFromCurrentState],
             animations: { window.frame = end },
             completion: { [weak self] finished in
                 guard let self, finished, !self.isVisible else { return }
                 window.isHidden = true
-                self.application.notificationCenter.post(name: Responder.keyboardDidHideNotification, object: screen, userInfo: info)
+                self.post(Responder.keyboardDidChangeFrameNotification, Responder.keyboardDidHideNotification, on: screen, info)
             })
+    }
+
+    /// Posts the frame change, then the show or hide it is (UIKit's order), with the same `userInfo`.
+    private func post(_ frameChange: NotificationName, _ showOrHide: NotificationName, on screen: Screen, _ info: [String: any Sendable]) {
+        application.notificationCenter.post(name: frameChange, object: screen, userInfo: info)
+        application.notificationCenter.post(name: showOrHide, object: screen, userInfo: info)
     }
 
     private func makeWindow() -> Window {

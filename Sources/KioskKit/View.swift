@@ -170,6 +170,18 @@ open class View: Responder {
     /// A name for logs and traces (`"buy-button"`); the type name is used when it is nil.
     open var identifier: String?
 
+    /// A number the app gives the view to find it again with `viewWithTag` (as `UIView.tag`); 0 by default.
+    open var tag = 0
+
+    /// This view, else the first view below it (depth first, subviews back to front) whose `tag` is `tag`.
+    public func viewWithTag(_ tag: Int) -> View? {
+        if self.tag == tag { return self }
+        for subview in subviews {
+            if let found = subview.viewWithTag(tag) { return found }
+        }
+        return nil
+    }
+
     /// `identifier`, else the type name: what logs and traces print for this view.
     public var displayName: String { identifier ?? String(describing: type(of: self)) }
 

@@ -587,6 +587,36 @@ struct TextInputTests {
         #expect(text.key("key.Q") != nil)
     }
 
+    /// Every frame change is framed by `keyboardWillChangeFrame` and `keyboardDidChangeFrame`, in UIKit's
+    /// order around the show and hide notifications, with the same frames.
+    @Test func frameChangeNotificationsComeWithShowAndHide() {
+        let text = TextBed()
+        var log: [String] = []
+        let names = [
+            Responder.keyboardWillChangeFrameNotification, Responder.keyboardWillShowNotification,
+            Responder.keyboardDidChangeFrameNotification, Responder.keyboardDidShowNotification,
+            Responder.keyboardWillHideNotification, Responder.keyboardDidHideNotification,
+        ]
+        let observations = names.map { name in
+            text.bed.center.addObserver(forName: name) { note in
+                let end = note.userInfo[Responder.keyboardFrameEndUserInfoKey] as? Rect
+                log.append(
+                    "\(note.name.rawValue.replacingOccurrences(of: "KioskKeyboard", with: "").replacingOccurrences(of: "Notification", with: "")) \(end.map { "\($0.minY)" } ?? "?")"
+                )
+            }
+        }
+        let field = text.field()
+        text.focus(field)
+        field.resignFirstResponder()
+        text.settle()
+        #expect(
+            log == [
+                "WillChangeFrame 346.0", "WillShow 346.0", "DidChangeFrame 346.0", "DidShow 346.0", "WillChangeFrame 568.0",
+                "WillHide 568.0", "DidChangeFrame 568.0", "DidHide 568.0",
+            ])
+        withExtendedLifetime(observations) {}
+    }
+
     /// A double tap on Shift locks the capitals also when the field had turned them on by itself.
     @Test func aDoubleTapOnShiftLocksFromAutomaticCapitals() {
         let text = TextBed()

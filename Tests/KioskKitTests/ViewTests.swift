@@ -149,6 +149,18 @@ struct ViewTests {
         #expect(first.view.window == nil)
     }
 
+    /// `viewWithTag` finds the view itself or one below it, depth first.
+    @Test func viewsAreFoundByTag() {
+        let root = View(), a = View(), b = View(), deep = View()
+        root.addSubview(a)
+        root.addSubview(b)
+        a.addSubview(deep)
+        deep.tag = 7
+        b.tag = 7
+        #expect(root.viewWithTag(7) === deep && b.viewWithTag(7) === b && root.viewWithTag(0) === root)
+        #expect(root.viewWithTag(8) == nil)
+    }
+
     /// `sizeToFit` fits within the current width (`sizeThatFits(bounds.size)`): a label of several lines
     /// wraps there; a one-line label takes its whole line.
     @Test func sizeToFitWrapsWithinTheLabelsWidth() {
