@@ -201,6 +201,127 @@ open class TableView: ScrollView {
         contentSize = Size(width: bounds.width, height: y)
     }
 
+    // MARK: Inserting, deleting and reloading rows
+
+    /// How rows come, go or change in `insertRows`, `deleteRows` and `reloadRows` (as
+    /// `UITableView.RowAnimation`'s cases that fit a kiosk's table).
+    public enum RowAnimation: Sendable {
+        /// At once.
+        case none
+        /// New rows fade in, deleted rows fade out, the rows between slide to their new places.
+        case fade
+        /// The table's choice: `fade`.
+        case automatic
+    }
+
+    /// How long the rows take to fade and slide (UIKit's row animations take about as long).
+    public static let rowAnimationDuration: TimeInterval = 0.3
+
+    /// New rows at `indexPaths` (their places after the insert): the data source must already count them,
+    /// as UIKit's, or the update stops the program naming the section and the counts.
+    public func insertRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
+        update(deleted: [], inserted: indexPaths, reloaded: [], animation: animation, operation: "insert")
+    }
+
+    /// Rows gone from `indexPaths` (their places before the delete); the data source must already count
+    /// them out. A deleted selected row is no longer selected; the selection of rows that move follows them.
+    public func deleteRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
+        update(deleted: indexPaths, inserted: [], reloaded: [], animation: animation, operation: "delete")
+    }
+
+    /// The data source is asked again for the rows at `indexPaths` (heights and cells); the others keep
+    /// their cells.
+    public func reloadRows(at indexPaths: [IndexPath], with animation: RowAnimation) {
+        update(deleted: [], inserted: [], reloaded: indexPaths, animation: animation, operation: "reload")
+    }
+
+    private func update(
+        deleted: [IndexPath], inserted: [IndexPath], reloaded: [IndexPath], animation: RowAnimation, operation: String
+    ) {
+        loadIfNeeded()
+        let before = sections.map(\.rows)
+        let after =
+            dataSource.map { source in
+                (0..<max(source.numberOfSections(in: self), 0)).map { max(source.tableView(self, numberOfRowsInSection: $0), 0) }
+            } ?? []
+        // What UIKit raises (NSInternalInconsistencyException) on an update the data source does not match.
+        func invalid(_ reason: String) -> Never {
+            preconditionFailure("TableView: invalid update (\(operation)Rows): \(reason)")
+        }
+        guard after.count == before.count else {
+            invalid(
+                "the data source has \(after.count) sections, the table had \(before.count) (sections are not inserted or deleted here)")
+        }
+        for path in deleted + reloaded where !(before.indices.contains(path.section) && (0..<before[path.section]).contains(path.row)) {
+            invalid("row \(path.row) of section \(path.section) does not exist before the update")
+        }
+        for path in inserted where !(after.indices.contains(path.section) && (0..<after[path.section]).contains(path.row)) {
+            invalid("row \(path.row) of section \(path.section) does not exist after the update")
+        }
+        let gone = Set(deleted), new = Set(inserted), again = Set(reloaded)
+        for section in before.indices {
+            let removed = gone.count { $0.section == section }, added = new.count { $0.section == section }
+            guard after[section] == before[section] + added - removed else {
+                invalid(
+                    "section \(section) has \(after[section]) rows after the update, and had \(before[section]) before, "
+                        + "with \(added) inserted and \(removed) deleted")
+            }
+        }
+        // Where each row that stays goes: the rows kept, in order, fill the places not inserted.
+        var moved: [IndexPath: IndexPath] = [:]
+        for section in before.indices {
+            let kept = (0..<before[section]).filter { !gone.contains(IndexPath(row: $0, section: section)) }
+            let places = (0..<after[section]).filter { !new.contains(IndexPath(row: $0, section: section)) }
+            for (old, place) in zip(kept, places) { moved[IndexPath(row: old, section: section)] = IndexPath(row: place, section: section) }
+        }
+        let animated = animation != .none && window != nil
+        if let highlight, gone.contains(highlight.path) || again.contains(highlight.path) { endHighlight() }
+        var leaving: [TableViewCell] = []
+        var sliding: [(cell: TableViewCell, from: Rect)] = []
+        var cells: [IndexPath: TableViewCell] = [:]
+        for (path, cell) in visibleCellsByPath {
+            if gone.contains(path) || again.contains(path) {
+                if animated { leaving.append(cell) } else { recycle(cell) }
+            } else if let place = moved[path] {
+                cells[place] = cell
+                if animated { sliding.append((cell, cell.frame)) }
+            }
+        }
+        visibleCellsByPath = cells
+        selectedPath = selectedPath.flatMap { moved[$0] }
+        highlight = highlight.flatMap { highlight in moved[highlight.path].map { ($0, highlight.touch) } }
+        for (_, header) in headerViews { header.removeFromSuperview() }
+        headerViews.removeAll()
+        loaded = false
+        loadIfNeeded()
+        guard animated else { return setNeedsLayout() }
+        // The new places now; then the way there: the cells still in view slide from where they were, the
+        // ones that came fade in, the deleted and reloaded ones fade out where they were.
+        setNeedsLayout()
+        layoutIfNeeded()
+        let slides = sliding.compactMap { entry in indexPath(of: entry.cell).map { (entry.cell, entry.from, rectForRow(at: $0)) } }
+        let arriving = visibleCellsByPath.values.filter { cell in !slides.contains { $0.0 === cell } }
+        View.performWithoutAnimation {
+            for (cell, from, _) in slides { cell.frame = from }
+            for cell in arriving { cell.alpha = 0 }
+        }
+        View.animate(withDuration: Self.rowAnimationDuration) {
+            for (cell, _, to) in slides { cell.frame = to }
+            for cell in arriving { cell.alpha = 1 }
+            for cell in leaving { cell.alpha = 0 }
+        } completion: { [weak self] _ in
+            for cell in leaving {
+                cell.alpha = 1
+                self?.recycle(cell)
+            }
+        }
+    }
+
+    /// The row whose cell `cell` is, while it is in view.
+    private func indexPath(of cell: TableViewCell) -> IndexPath? {
+        visibleCellsByPath.first { $0.value === cell }?.key
+    }
+
     // MARK: Cells and reuse
 
     private var visibleCellsByPath: [IndexPath: TableViewCell] = [:]

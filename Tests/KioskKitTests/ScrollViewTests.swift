@@ -443,12 +443,15 @@ struct TableViewTests {
     final class Source: TableViewDataSource {
         var sections: [(title: String?, rows: Int)]
         var drawn: [String] = []
+        /// The rows whose cells were asked for, in order.
+        var asked: [IndexPath] = []
         init(sections: [(title: String?, rows: Int)]) { self.sections = sections }
 
         func numberOfSections(in tableView: TableView) -> Int { sections.count }
         func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { sections[section].rows }
         func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String? { sections[section].title }
         func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+            asked.append(indexPath)
             let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
             cell.textLabel.text = "Row \(indexPath.row)"
             return cell
@@ -628,6 +631,66 @@ struct TableViewTests {
         bed.animation.clock.advance(by: 0.2)
         bed.finger.up(row)
         #expect(bed.recorder.selected.count == 1)
+    }
+
+    /// Rows inserted, deleted and reloaded: the rows that stay keep their cells, which move to their new
+    /// places with the selection; new rows get cells from the data source; nothing else is asked again.
+    @Test func insertingDeletingAndReloadingRowsKeepTheOtherCells() {
+        let bed = Bed(sections: [(nil, 5)])
+        bed.table.selectRow(at: IndexPath(row: 3, section: 0), animated: false, scrollPosition: .none)
+        let before = (0..<5).map { bed.table.cellForRow(at: IndexPath(row: $0, section: 0))! }
+        bed.source.sections = [(nil, 6)]
+        bed.table.insertRows(at: [IndexPath(row: 2, section: 0)], with: .none)
+        bed.table.layoutIfNeeded()
+        let inserted = bed.table.cellForRow(at: IndexPath(row: 2, section: 0))
+        #expect(inserted != nil && !before.contains { $0 === inserted })
+        #expect(bed.table.cellForRow(at: IndexPath(row: 4, section: 0)) === before[3])
+        #expect(bed.table.cellForRow(at: IndexPath(row: 4, section: 0))?.frame == Rect(x: 0, y: 44 * 4, width: 320, height: 44))
+        #expect(bed.table.indexPathForSelectedRow == IndexPath(row: 4, section: 0) && before[3].isSelected)
+        #expect(bed.table.contentSize.height == 44 * 6)
+        // Deleting the selected row: no selection; the rows after it move up.
+        bed.source.sections = [(nil, 5)]
+        bed.table.deleteRows(at: [IndexPath(row: 4, section: 0)], with: .none)
+        bed.table.layoutIfNeeded()
+        #expect(bed.table.indexPathForSelectedRow == nil)
+        #expect(bed.table.cellForRow(at: IndexPath(row: 4, section: 0)) === before[4])
+        // Reloading a row asks the data source for that row alone; the others keep their cells.
+        bed.source.asked = []
+        bed.table.reloadRows(at: [IndexPath(row: 0, section: 0)], with: .none)
+        bed.table.layoutIfNeeded()
+        #expect(bed.source.asked == [IndexPath(row: 0, section: 0)])
+        #expect(bed.table.cellForRow(at: IndexPath(row: 1, section: 0)) === before[1])
+    }
+
+    /// With `.fade` the deleted row fades out where it was while the rows after it slide up, then its cell
+    /// goes back to the pool.
+    @Test func aDeletedRowFadesOutWhileTheRestSlideUp() {
+        let bed = Bed(sections: [(nil, 5)])
+        let deleted = bed.table.cellForRow(at: IndexPath(row: 1, section: 0))!
+        let next = bed.table.cellForRow(at: IndexPath(row: 2, section: 0))!
+        bed.source.sections = [(nil, 4)]
+        bed.table.deleteRows(at: [IndexPath(row: 1, section: 0)], with: .fade)
+        #expect(bed.table.cellForRow(at: IndexPath(row: 1, section: 0)) === next)
+        #expect(next.frame == Rect(x: 0, y: 44, width: 320, height: 44) && deleted.superview === bed.table)
+        bed.animation.clock.advance(by: TableView.rowAnimationDuration / 2)
+        let halfway = next.presentation.center?.y ?? next.center.y
+        #expect(halfway > 44 + 22 && halfway < 88 + 22)
+        #expect(deleted.presentationAlpha > 0 && deleted.presentationAlpha < 1)
+        bed.animation.clock.advance(by: TableView.rowAnimationDuration)
+        #expect(deleted.superview == nil && deleted.alpha == 1)
+        #expect(next.presentation.center == nil && next.center.y == 44 + 22)
+        #expect(bed.table.cellCount == 5)
+    }
+
+    /// An update the data source does not count stops the program, naming the section and the counts (as
+    /// UIKit raises).
+    @Test func anUpdateTheDataSourceDoesNotMatchStops() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let bed = Bed(sections: [(nil, 5)])
+                bed.table.insertRows(at: [IndexPath(row: 0, section: 0)], with: .none)
+            }
+        }
     }
 
     @Test func reloadDataAsksAgainAndClearsTheSelection() {
