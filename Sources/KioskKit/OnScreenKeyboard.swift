@@ -120,9 +120,9 @@ public final class OnScreenKeyboard {
             shownTarget = target
             keyboardType = (target as? TextField)?.keyboardType ?? .default
             returnKeyType = (target as? TextField)?.returnKeyType ?? .default
-            page = KeyboardLayout.firstPage(for: keyboardType, shifted: false)
             shift = .off
-            if let wanted = capitalsWanted(), wanted { shift = .once }
+            // Capitals only where the first page has letters (number pads ignore them, as UIKit's).
+            if case .letters = KeyboardLayout.firstPage(for: keyboardType, shifted: false), capitalsWanted() == true { shift = .once }
             page = KeyboardLayout.firstPage(for: keyboardType, shifted: shift != .off)
         } else if isVisible, layoutScreen === screen, window.frame == end {
             return
@@ -297,7 +297,7 @@ public final class OnScreenKeyboard {
             rebuildKeys()
         case .letters:
             // What was typed on the other pages decides the capitals.
-            if shift != .locked, let wanted = capitalsWanted() { shift = wanted ? .once : .off }
+            if let wanted = capitalsWanted() { shift = wanted ? .once : .off }
             page = .letters(shifted: shift != .off)
             rebuildKeys()
         case .gap:

@@ -585,6 +585,13 @@ struct TextInputTests {
         email.keyboardType = .emailAddress
         text.focus(email)
         #expect(text.key("key.Q") != nil)
+        // A number pad has no capitals to turn on.
+        email.resignFirstResponder()
+        text.settle()
+        let pin = text.field(Rect(x: 20, y: 200, width: 280, height: 44))
+        pin.keyboardType = .numberPad
+        text.focus(pin)
+        #expect(text.key("key.7") != nil && text.app.keyboard.shift == .off)
     }
 
     /// Every frame change is framed by `keyboardWillChangeFrame` and `keyboardDidChangeFrame`, in UIKit's
