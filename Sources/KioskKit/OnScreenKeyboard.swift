@@ -115,7 +115,8 @@ public final class OnScreenKeyboard {
     private func show(on screen: Screen, for target: View & KeyInput, from start: Rect? = nil) {
         let window = window ?? makeWindow()
         let end = frame(on: screen)
-        if !isVisible || shownTarget !== target {
+        let keysAreSetUp = isVisible && shownTarget === target
+        if !keysAreSetUp {
             // Another field (or none before): its keyboard type and return key, the first page, its capitals.
             shownTarget = target
             keyboardType = (target as? TextField)?.keyboardType ?? .default
@@ -124,11 +125,10 @@ public final class OnScreenKeyboard {
             // Capitals only where the first page has letters (number pads ignore them, as UIKit's).
             if case .letters = KeyboardLayout.firstPage(for: keyboardType, shifted: false), capitalsWanted() == true { shift = .once }
             page = KeyboardLayout.firstPage(for: keyboardType, shifted: shift != .off)
-        } else if isVisible, layoutScreen === screen, window.frame == end {
-            return
         }
         if isVisible, layoutScreen === screen, window.frame == end {
-            rebuildKeys()
+            // In place already: new keys for another field, else nothing changes (a refused switch).
+            if !keysAreSetUp { rebuildKeys() }
             return
         }
         let begin = start ?? (isVisible && layoutScreen === screen ? window.frame : end.offsetBy(dx: 0, dy: end.height))

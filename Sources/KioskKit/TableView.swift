@@ -240,6 +240,8 @@ open class TableView: ScrollView {
     ) {
         loadIfNeeded()
         let before = sections.map(\.rows)
+        // The counts alone first: the geometry is worked out again once the cells have their new paths (its
+        // new content size may scroll, and the delegate hears of it).
         let after =
             dataSource.map { source in
                 (0..<max(source.numberOfSections(in: self), 0)).map { max(source.tableView(self, numberOfRowsInSection: $0), 0) }
@@ -277,14 +279,14 @@ open class TableView: ScrollView {
         let animated = animation != .none && window != nil
         if let highlight, gone.contains(highlight.path) || again.contains(highlight.path) { endHighlight() }
         var leaving: [TableViewCell] = []
-        var sliding: [(cell: TableViewCell, from: Rect)] = []
+        var sliding: [(cell: TableViewCell, from: Rect, to: IndexPath)] = []
         var cells: [IndexPath: TableViewCell] = [:]
         for (path, cell) in visibleCellsByPath {
             if gone.contains(path) || again.contains(path) {
                 if animated { leaving.append(cell) } else { recycle(cell) }
             } else if let place = moved[path] {
                 cells[place] = cell
-                if animated { sliding.append((cell, cell.frame)) }
+                if animated { sliding.append((cell, cell.frame, place)) }
             }
         }
         visibleCellsByPath = cells
@@ -299,7 +301,8 @@ open class TableView: ScrollView {
         // ones that came fade in, the deleted and reloaded ones fade out where they were.
         setNeedsLayout()
         layoutIfNeeded()
-        let slides = sliding.compactMap { entry in indexPath(of: entry.cell).map { (entry.cell, entry.from, rectForRow(at: $0)) } }
+        // Those whose new place is out of view went back to the pool in the layout.
+        let slides = sliding.filter { visibleCellsByPath[$0.to] === $0.cell }.map { ($0.cell, $0.from, rectForRow(at: $0.to)) }
         let arriving = visibleCellsByPath.values.filter { cell in !slides.contains { $0.0 === cell } }
         View.performWithoutAnimation {
             for (cell, from, _) in slides { cell.frame = from }
@@ -315,11 +318,6 @@ open class TableView: ScrollView {
                 self?.recycle(cell)
             }
         }
-    }
-
-    /// The row whose cell `cell` is, while it is in view.
-    private func indexPath(of cell: TableViewCell) -> IndexPath? {
-        visibleCellsByPath.first { $0.value === cell }?.key
     }
 
     // MARK: Cells and reuse

@@ -112,9 +112,8 @@ open class View: Responder {
         didSet {
             guard isHidden != oldValue else { return }
             subtreeDidChange()
-            if isHidden, !(self is Window), let responder = Application.shared.firstResponder as? View, responder.isDescendant(of: self) {
-                responder.takeFirstResponderStatus()
-            }
+            // A window's own hiding is the application's to handle (`windowDidHide`).
+            if isHidden, !(self is Window) { endEditing(true) }
         }
     }
 
@@ -295,9 +294,7 @@ open class View: Responder {
         let newWindow = window
         guard newWindow !== oldWindow else { return }
         // A first responder that leaves its window (or goes into another) lets the focus go, as UIKit.
-        if oldWindow != nil, let responder = Application.shared.firstResponder as? View, responder.isDescendant(of: self) {
-            responder.takeFirstResponderStatus()
-        }
+        if oldWindow != nil { endEditing(true) }
         didMoveToWindow()
         for subview in subviews { subview.windowMayHaveChangedFromAncestor() }
     }
