@@ -115,11 +115,16 @@ open class GestureRecognizer {
     /// Where the last touch was when it went, for `location(in:)` after every finger has lifted.
     private var lastLocation: (screen: Point, window: Window?)?
 
-    /// The number of touches it is tracking.
-    public var numberOfTouches: Int { touches.count }
+    /// The touches its location and `numberOfTouches` report: those it tracks, unless a subclass keeps
+    /// a gesture's fingers after they lift (a tap of several fingers that lift one after the other).
+    var locatedTouches: [Touch] { touches }
+
+    /// The number of touches in its gesture.
+    public var numberOfTouches: Int { locatedTouches.count }
 
     /// The centroid of its touches in `view`'s coordinates (nil: the window's).
     public func location(in view: View?) -> Point {
+        let touches = locatedTouches
         guard !touches.isEmpty else {
             guard let lastLocation else { return .zero }
             return Touch.convert(lastLocation.screen, to: view, window: lastLocation.window)
@@ -135,11 +140,12 @@ open class GestureRecognizer {
 
     /// Where the touch at `index` is, in `view`'s coordinates.
     public func location(ofTouch index: Int, in view: View?) -> Point {
+        let touches = locatedTouches
         precondition(touches.indices.contains(index), "GestureRecognizer.location(ofTouch:in:): no touch at index \(index)")
         return touches[index].location(in: view)
     }
 
-    /// The centroid of the touches on the screen.
+    /// The centroid of the touches it tracks, on the screen.
     var centroidOnScreen: Point {
         guard !touches.isEmpty else { return lastLocation?.screen ?? .zero }
         return centroid(of: touches)

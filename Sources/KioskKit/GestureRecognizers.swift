@@ -15,6 +15,9 @@ open class TapGestureRecognizer: GestureRecognizer {
 
     private var tapsDone = 0
     private var starts: [Touch: Point] = [:]
+    /// The fingers of the tap under way, in the order they went down, lifted ones included: the tap's
+    /// location is their centroid when the last one lifts, as `UITapGestureRecognizer`'s.
+    private var fingers: [Touch] = []
     private var mostTouches = 0
     /// Where the last tap's fingers went down, and when it ended.
     private var lastTapEnd: (locations: [Point], time: TimeInterval)?
@@ -33,8 +36,14 @@ open class TapGestureRecognizer: GestureRecognizer {
             }
         }
         for touch in touches { starts[touch] = touch.locationOnScreen }
-        mostTouches = max(mostTouches, numberOfTouches)
+        fingers += self.touches.filter { !fingers.contains($0) }
+        mostTouches = max(mostTouches, self.touches.count)
         if mostTouches > numberOfTouchesRequired { state = .failed }
+    }
+
+    override var locatedTouches: [Touch] {
+        let fingers = fingers.filter { !ignoredTouches.contains($0) }
+        return fingers.isEmpty ? touches : fingers
     }
 
     override open func touchesMoved(_ touches: Set<Touch>, with event: Event) {
@@ -55,6 +64,7 @@ open class TapGestureRecognizer: GestureRecognizer {
         lastTapEnd = (Array(starts.values), end)
         mostTouches = 0
         starts.removeAll()
+        fingers.removeAll()
         schedule(at: end + Application.multiTapInterval) { $0.state = .failed }
     }
 
@@ -62,6 +72,7 @@ open class TapGestureRecognizer: GestureRecognizer {
         super.reset()
         tapsDone = 0
         starts.removeAll()
+        fingers.removeAll()
         mostTouches = 0
         lastTapEnd = nil
     }
@@ -202,7 +213,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         } else {
             shiftOrigin(joining: touches)
         }
-        if numberOfTouches > maximumNumberOfTouches {
+        if self.touches.count > maximumNumberOfTouches {
             if state == .possible { return state = .failed }
         }
         sample(at: time)
@@ -213,7 +224,7 @@ open class PanGestureRecognizer: GestureRecognizer {
         sample(at: touches.map(\.timestamp).max() ?? event.timestamp)
         switch state {
         case .possible:
-            guard numberOfTouches >= minimumNumberOfTouches, numberOfTouches <= maximumNumberOfTouches else { return }
+            guard self.touches.count >= minimumNumberOfTouches, self.touches.count <= maximumNumberOfTouches else { return }
             if distance(origin, centroidOnScreen) >= hysteresis { state = .began }
         case .began, .changed:
             // "It changes when a finger moves while at least the minimum number of fingers are pressed".
@@ -358,8 +369,8 @@ open class PinchGestureRecognizer: GestureRecognizer {
     }
 
     override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        if numberOfTouches > 2, state == .possible { return state = .failed }
-        if numberOfTouches == 2, startDistance == 0 {
+        if self.touches.count > 2, state == .possible { return state = .failed }
+        if self.touches.count == 2, startDistance == 0 {
             startDistance = measure()
             currentDistance = startDistance
         }

@@ -353,8 +353,11 @@ struct GestureRecognizerTests {
         let lab = GestureLab()
         let pad = lab.view("pad", frame: Self.padFrame)
         let tap = lab.add(TapGestureRecognizer(), "tap", to: pad) { tap in
-            // The centroid while both fingers are in the event that ends the tap.
-            tap.state == .ended && tap.numberOfTouches == 2 ? "at \(format(tap.location(in: pad)))" : ""
+            // The centroid of the tap's fingers, where they lifted, in the event that ends it (lifted one
+            // after the other as well), and each finger by its index.
+            tap.state == .ended && tap.numberOfTouches == 2
+                ? "at \(format(tap.location(in: pad))) from \(format(tap.location(ofTouch: 0, in: pad))), \(format(tap.location(ofTouch: 1, in: pad)))"
+                : ""
         }
         tap.numberOfTouchesRequired = 2
         lab.check([
@@ -362,15 +365,21 @@ struct GestureRecognizerTests {
                 "two fingers down and up together",
                 [.frame([.down(1, 300, 300, at: 1.0), .down(2, 360, 300, at: 1.0)]), .frame([.up(1, at: 1.1), .up(2, at: 1.1)])],
                 // The centroid of the two fingers, in the pad's coordinates.
-                ["1.00 pad began 2", "1.10 pad cancelled 2", "1.10 tap ended at (230.0, 200.0)"]),
+                ["1.00 pad began 2", "1.10 pad cancelled 2", "1.10 tap ended at (230.0, 200.0) from (200.0, 200.0), (260.0, 200.0)"]),
             GestureRow(
                 "down one after the other, up together",
                 [.down(1, 300, 300, at: 1.0), .down(2, 360, 300, at: 1.03), .frame([.up(1, at: 1.1), .up(2, at: 1.1)])],
-                ["1.00 pad began 1", "1.03 pad began 1", "1.10 pad cancelled 2", "1.10 tap ended at (230.0, 200.0)"]),
+                [
+                    "1.00 pad began 1", "1.03 pad began 1", "1.10 pad cancelled 2",
+                    "1.10 tap ended at (230.0, 200.0) from (200.0, 200.0), (260.0, 200.0)",
+                ]),
             GestureRow(
-                "up one after the other: the tap ends with the last finger",
-                [.frame([.down(1, 300, 300, at: 1.0), .down(2, 360, 300, at: 1.0)]), .up(1, at: 1.1), .up(2, at: 1.12)],
-                ["1.00 pad began 2", "1.12 pad cancelled 2", "1.12 tap ended"]),
+                "up one after the other: the tap ends with the last finger, at the centroid of both",
+                [.down(1, 300, 300, at: 1.0), .down(2, 360, 300, at: 1.02), .up(1, at: 1.1), .up(2, at: 1.12)],
+                [
+                    "1.00 pad began 1", "1.02 pad began 1", "1.12 pad cancelled 2",
+                    "1.12 tap ended at (230.0, 200.0) from (200.0, 200.0), (260.0, 200.0)",
+                ]),
             GestureRow(
                 "one finger only",
                 [.down(1, 300, 300, at: 1.0), .up(1, at: 1.1)],
