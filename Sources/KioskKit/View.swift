@@ -229,6 +229,9 @@ open class View: Responder {
         precondition(view !== self, "View.insertSubview: a view cannot be its own subview")
         precondition(!isDescendant(of: view), "View.insertSubview: adding an ancestor as a subview would make a cycle")
         let oldWindow = view.window
+        let controllers = view.childControllersInSubtree()
+        for controller in controllers { controller.viewWillMove(toWindow: window) }
+        defer { for controller in controllers { controller.endAppearanceTransition() } }
         if view.superview === self, let current = subviews.firstIndex(where: { $0 === view }) {
             subviews.remove(at: current)
         } else {
@@ -259,6 +262,9 @@ open class View: Responder {
     public func removeFromSuperview() {
         guard superview != nil else { return }
         let oldWindow = window
+        let controllers = childControllersInSubtree()
+        for controller in controllers { controller.viewWillMove(toWindow: nil) }
+        defer { for controller in controllers { controller.endAppearanceTransition() } }
         // Damage where the subtree was painted while it still has a window to say so to.
         oldWindow?.subtreeWillLeave(self)
         detachFromSuperview()
@@ -282,6 +288,20 @@ open class View: Responder {
             current = candidate.superview
         }
         return false
+    }
+
+    /// The child view controllers whose views are this view or below it, outer ones first: a move of the
+    /// subtree into or out of a window makes them appear or disappear. (A child's own children hear it
+    /// from their container first; the view below another container's child may belong to any container.)
+    private func childControllersInSubtree() -> [ViewController] {
+        guard ViewController.containmentInUse else { return [] }
+        var found: [ViewController] = []
+        func visit(_ view: View) {
+            if let controller = view.owningViewController, controller.parent != nil { found.append(controller) }
+            for subview in view.subviews { visit(subview) }
+        }
+        visit(self)
+        return found
     }
 
     private func detachFromSuperview() {

@@ -42,6 +42,107 @@ open class ViewController: Responder {
     /// The view is gone from the screen.
     open func viewDidDisappear(_ animated: Bool) {}
 
+    // MARK: Appearance
+
+    /// Where the view is in its appearance calls.
+    enum Appearance { case disappeared, appearing, appeared, disappearing }
+    private(set) var appearance = Appearance.disappeared
+    private var transitionIsAnimated = false
+
+    /// Whether the controller passes its appearance calls on to the children whose views are in its own
+    /// (as UIKit's, true); a container that says false calls their `beginAppearanceTransition` itself.
+    open var shouldAutomaticallyForwardAppearanceMethods: Bool { true }
+
+    /// Starts the view's appearance (`viewWillAppear`) or disappearance (`viewWillDisappear`), as
+    /// `UIViewController.beginAppearanceTransition(_:animated:)`, for containers that forward these calls
+    /// themselves. A call that changes nothing (appearing while it appears or has appeared) is ignored, so
+    /// the calls stay balanced.
+    public func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) {
+        switch (appearance, isAppearing) {
+        case (.appearing, true), (.appeared, true), (.disappearing, false), (.disappeared, false): return
+        default: break
+        }
+        appearance = isAppearing ? .appearing : .disappearing
+        transitionIsAnimated = animated
+        if isAppearing { viewWillAppear(animated) } else { viewWillDisappear(animated) }
+        guard shouldAutomaticallyForwardAppearanceMethods, let loadedView else { return }
+        for child in children where child.isViewLoaded && child.view.isDescendant(of: loadedView) {
+            child.beginAppearanceTransition(isAppearing, animated: animated)
+        }
+    }
+
+    /// Ends what `beginAppearanceTransition` started (`viewDidAppear` or `viewDidDisappear`), as
+    /// `UIViewController.endAppearanceTransition()`; nothing when no transition is under way.
+    public func endAppearanceTransition() {
+        switch appearance {
+        case .appearing:
+            appearance = .appeared
+            viewDidAppear(transitionIsAnimated)
+        case .disappearing:
+            appearance = .disappeared
+            viewDidDisappear(transitionIsAnimated)
+        case .appeared, .disappeared:
+            return
+        }
+        guard shouldAutomaticallyForwardAppearanceMethods else { return }
+        for child in children where child.appearance == .appearing || child.appearance == .disappearing {
+            child.endAppearanceTransition()
+        }
+    }
+
+    // MARK: Containment
+
+    /// The controllers added with `addChild(_:)`, in that order (as `UIViewController.children`).
+    public private(set) var children: [ViewController] = []
+    /// The container this controller is a child of.
+    public private(set) weak var parent: ViewController?
+    /// Whether any controller was ever made a child: until then a view that moves looks for none below it.
+    private(set) static var containmentInUse = false
+
+    /// Makes `child` a child of this controller (as `UIViewController.addChild(_:)`): `addChild` calls its
+    /// `willMove(toParent:)`, first taking it out of the container it was in. Then add its view to this
+    /// controller's views and call its `didMove(toParent:)`. A child appears when its view enters a shown
+    /// window while this controller has appeared, and with this controller otherwise.
+    public func addChild(_ child: ViewController) {
+        var ancestor: ViewController? = self
+        while let candidate = ancestor {
+            precondition(candidate !== child, "ViewController.addChild: a controller cannot be a child of itself or of its own children")
+            ancestor = candidate.parent
+        }
+        guard child.parent !== self else { return }
+        if child.parent != nil {
+            child.willMove(toParent: nil)
+            child.removeFromParent()
+        }
+        child.willMove(toParent: self)
+        children.append(child)
+        child.parent = self
+        Self.containmentInUse = true
+    }
+
+    /// Takes the controller out of its container (as `UIViewController.removeFromParent()`), then calls its
+    /// `didMove(toParent: nil)`. Call `willMove(toParent: nil)` before, and take its view out of the
+    /// container's views yourself.
+    public func removeFromParent() {
+        guard let parent else { return }
+        parent.children.removeAll { $0 === self }
+        self.parent = nil
+        didMove(toParent: nil)
+    }
+
+    /// Called before the controller is added to a container (`parent`) or removed from one (nil).
+    open func willMove(toParent parent: ViewController?) {}
+    /// Called after the controller was added to a container (`parent`) or removed from one (nil).
+    open func didMove(toParent parent: ViewController?) {}
+
+    /// The view of a child is about to join `window` (nil: leave its window): it appears when that window
+    /// is shown and its container has appeared, and disappears otherwise (nothing when that is no change).
+    func viewWillMove(toWindow window: Window?) {
+        let container = parent?.appearance
+        let shown = window.map { !$0.isHidden } == true && (container == .appeared || container == .appearing)
+        beginAppearanceTransition(shown, animated: false)
+    }
+
     /// The responder chain goes from the controller to its view's superview (the window, for a root view).
     override open var next: Responder? { loadedView?.superview }
 

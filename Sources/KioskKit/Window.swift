@@ -116,13 +116,13 @@ open class Window: View {
     override open var isHidden: Bool {
         willSet {
             guard newValue != isHidden, let root = rootViewController else { return }
-            if newValue { root.viewWillDisappear(false) } else { root.viewWillAppear(false) }
+            root.beginAppearanceTransition(!newValue, animated: false)
         }
         didSet {
             guard isHidden != oldValue else { return }
             if isHidden { Application.shared.windowDidHide(self) } else { Application.shared.windowDidShow(self) }
             guard let root = rootViewController else { return }
-            if isHidden { root.viewDidDisappear(false) } else { root.viewDidAppear(false) }
+            root.endAppearanceTransition()
         }
     }
 
@@ -175,8 +175,8 @@ open class Window: View {
             guard rootViewController !== oldValue else { return }
             let shown = !isHidden
             if shown {
-                oldValue?.viewWillDisappear(false)
-                rootViewController?.viewWillAppear(false)
+                oldValue?.beginAppearanceTransition(false, animated: false)
+                rootViewController?.beginAppearanceTransition(true, animated: false)
             }
             // "If the window has an existing view hierarchy, the old views are removed before the new ones
             // are installed" (UIKit).
@@ -188,8 +188,8 @@ open class Window: View {
                 addSubview(root)
             }
             if shown {
-                oldValue?.viewDidDisappear(false)
-                rootViewController?.viewDidAppear(false)
+                oldValue?.endAppearanceTransition()
+                rootViewController?.endAppearanceTransition()
             }
         }
     }

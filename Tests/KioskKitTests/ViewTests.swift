@@ -149,6 +149,117 @@ struct ViewTests {
         #expect(first.view.window == nil)
     }
 
+    /// A container's children (as UIKit's containment): `addChild` calls `willMove(toParent:)`,
+    /// `removeFromParent` calls `didMove(toParent: nil)`; a child appears with its container when its view
+    /// is in the container's, and when its view enters a shown window after the container appeared;
+    /// it disappears when its view leaves, or with the container.
+    @Test func childViewControllersMoveAndAppearWithTheirContainer() {
+        final class Controller: ViewController {
+            let name: String
+            let log: Log
+            init(_ name: String, _ log: Log) {
+                self.name = name
+                self.log = log
+            }
+            override func viewWillAppear(_ animated: Bool) { log.lines.append("\(name) willAppear") }
+            override func viewDidAppear(_ animated: Bool) { log.lines.append("\(name) didAppear") }
+            override func viewWillDisappear(_ animated: Bool) { log.lines.append("\(name) willDisappear") }
+            override func viewDidDisappear(_ animated: Bool) { log.lines.append("\(name) didDisappear") }
+            override func willMove(toParent parent: ViewController?) {
+                log.lines.append("\(name) willMove to \((parent as? Controller)?.name ?? "nil")")
+            }
+            override func didMove(toParent parent: ViewController?) {
+                log.lines.append("\(name) didMove to \((parent as? Controller)?.name ?? "nil")")
+            }
+        }
+        final class Log { var lines: [String] = [] }
+        let log = Log()
+        let bed = TestBed()
+        let window = bed.window("main", show: false)
+        let container = Controller("container", log)
+        let inside = Controller("inside", log), grandchild = Controller("grandchild", log), offstage = Controller("offstage", log)
+        container.addChild(inside)
+        inside.addChild(grandchild)
+        container.addChild(offstage)  // its view is not in the container's: it does not appear
+        container.view.addSubview(inside.view)
+        inside.view.addSubview(grandchild.view)
+        inside.didMove(toParent: container)
+        grandchild.didMove(toParent: inside)
+        #expect(container.children.compactMap { ($0 as? Controller)?.name } == ["inside", "offstage"] && inside.parent === container)
+        #expect(
+            log.lines == [
+                "inside willMove to container", "grandchild willMove to inside", "offstage willMove to container",
+                "inside didMove to container", "grandchild didMove to inside",
+            ])
+        log.lines = []
+        window.rootViewController = container
+        #expect(log.lines.isEmpty)  // the window is hidden
+        window.makeKeyAndVisible()
+        #expect(
+            log.lines == [
+                "container willAppear", "inside willAppear", "grandchild willAppear",
+                "container didAppear", "inside didAppear", "grandchild didAppear",
+            ])
+        // The offstage child's view joins the shown container: it appears; a move within the window changes
+        // nothing, into another child's view included.
+        log.lines = []
+        container.view.addSubview(offstage.view)
+        container.view.insertSubview(offstage.view, at: 0)
+        inside.view.addSubview(offstage.view)
+        #expect(log.lines == ["offstage willAppear", "offstage didAppear"])
+        // Taken out of its container the usual way: its view leaves (it disappears, with its child and the
+        // view of the container's other child inside it), then the controller.
+        log.lines = []
+        inside.willMove(toParent: nil)
+        inside.view.removeFromSuperview()
+        inside.removeFromParent()
+        #expect(
+            log.lines == [
+                "inside willMove to nil", "inside willDisappear", "grandchild willDisappear", "offstage willDisappear",
+                "inside didDisappear", "grandchild didDisappear", "offstage didDisappear", "inside didMove to nil",
+            ])
+        #expect(
+            container.children.compactMap { ($0 as? Controller)?.name } == ["offstage"] && inside.parent == nil
+                && grandchild.parent === inside)
+        // The window hides: the container and the child in its view disappear, once.
+        container.view.addSubview(offstage.view)
+        log.lines = []
+        window.isHidden = true
+        window.isHidden = true
+        #expect(log.lines == ["container willDisappear", "offstage willDisappear", "container didDisappear", "offstage didDisappear"])
+        // Added to another container, a child leaves the first one.
+        log.lines = []
+        let other = Controller("other", log)
+        other.addChild(offstage)
+        #expect(log.lines == ["offstage willMove to nil", "offstage didMove to nil", "offstage willMove to other"])
+        #expect(container.children.isEmpty && other.children.compactMap { ($0 as? Controller)?.name } == ["offstage"])
+    }
+
+    /// A container that forwards appearance itself: its children hear only what it passes on.
+    @Test func aContainerCanForwardAppearanceItself() {
+        final class Manual: ViewController {
+            override var shouldAutomaticallyForwardAppearanceMethods: Bool { false }
+        }
+        final class Child: ViewController {
+            var calls: [String] = []
+            override func viewWillAppear(_ animated: Bool) { calls.append("will \(animated)") }
+            override func viewDidAppear(_ animated: Bool) { calls.append("did \(animated)") }
+        }
+        let bed = TestBed()
+        let window = bed.window("main", show: false)
+        let container = Manual(), child = Child()
+        container.addChild(child)
+        container.view.addSubview(child.view)
+        window.rootViewController = container
+        window.makeKeyAndVisible()
+        #expect(child.calls.isEmpty)
+        child.beginAppearanceTransition(true, animated: true)
+        child.beginAppearanceTransition(true, animated: true)
+        child.endAppearanceTransition()
+        child.endAppearanceTransition()
+        #expect(child.calls == ["will true", "did true"])
+    }
+
     /// `viewWithTag` finds the view itself or one below it, depth first.
     @Test func viewsAreFoundByTag() {
         let root = View(), a = View(), b = View(), deep = View()
