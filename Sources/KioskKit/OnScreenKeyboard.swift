@@ -342,6 +342,8 @@ final class KeyboardWindow: Window {
     override init(frame: Rect) {
         super.init(frame: frame)
         stackingTier = 1
+        // Which key a touch landed on spells what is typed.
+        keepsTouchesSecret = true
         backgroundColor = Color(rgb: 0xD1D3D9)
         isOpaque = true
     }

@@ -184,6 +184,21 @@ open class View: Responder {
     /// `identifier`, else the type name: what logs and traces print for this view.
     public var displayName: String { identifier ?? String(describing: type(of: self)) }
 
+    /// Whether a touch on this view or below it would tell what is being typed: the on-screen keyboard's
+    /// window says so, and so may an app's own PIN pad. A trace then leaves out the touch's view and where
+    /// it landed (a PIN must not reach a trace; the keys' names and places spell it).
+    public var keepsTouchesSecret = false
+
+    /// Whether this view or one above it keeps its touches secret.
+    public var touchesAreSecret: Bool {
+        var view: View? = self
+        while let current = view {
+            if current.keepsTouchesSecret { return true }
+            view = current.superview
+        }
+        return false
+    }
+
     // MARK: Layout and display state
 
     public private(set) var needsLayout = false

@@ -103,9 +103,14 @@ final class Trace: AnimationObserver {
             ("screen", .string(touch.screen.name)),
         ])
         line.append("window", touch.window.map { .string($0.displayName) } ?? .null)
-        line.append("view", touch.view.map { .string($0.displayName) } ?? .null)
-        line.append("x", .number(touch.locationOnScreen.x))
-        line.append("y", .number(touch.locationOnScreen.y))
+        // On the on-screen keyboard (or an app's PIN pad) the key and the place spell what is typed.
+        if touch.view?.touchesAreSecret == true {
+            line.append("secret", .bool(true))
+        } else {
+            line.append("view", touch.view.map { .string($0.displayName) } ?? .null)
+            line.append("x", .number(touch.locationOnScreen.x))
+            line.append("y", .number(touch.locationOnScreen.y))
+        }
         // The kernel's event time and the delivery time, both CLOCK_MONOTONIC seconds: their difference is
         // the touch latency.
         line.append("timestamp", .number(touch.timestamp))

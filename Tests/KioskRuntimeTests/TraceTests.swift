@@ -52,6 +52,50 @@ struct TraceTests {
         #expect(keyboard.first?["screen"] as? String == "DSI-1" && keyboard.first?["y"] as? Double == 480 - 44 * 4 - 5 * 5)
     }
 
+    /// A tap on the on-screen keyboard (or on an app's PIN pad that says so) is traced without its key and
+    /// its place, which would spell the PIN; other touches keep both.
+    @Test func touchesOnTheKeyboardOrAPINPadKeepTheirKeysSecret() throws {
+        let (trace, path, window, backend) = try traced()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            withExtendedLifetime(backend) {}
+        }
+        let pin = TextField(frame: Rect(x: 10, y: 10, width: 200, height: 40))
+        pin.isSecureTextEntry = true
+        pin.keyboardType = .numberPad
+        window.addSubview(pin)
+        #expect(pin.becomeFirstResponder())
+        (Application.shared.clock as? ManualClock)?.advance(by: 1)  // the keyboard's slide
+        let keyboard = try #require(Application.shared.keyboard.window)
+        let four = try #require(keyboard.subviews.first { $0.identifier == "key.4" })
+        let pad = View(frame: Rect(x: 300, y: 10, width: 100, height: 100))
+        pad.keepsTouchesSecret = true
+        let digit = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        digit.identifier = "digit-7"
+        pad.addSubview(digit)
+        window.addSubview(pad)
+        let plain = View(frame: Rect(x: 500, y: 10, width: 50, height: 50))
+        plain.identifier = "plain"
+        window.addSubview(plain)
+        for (index, point) in [
+            keyboard.convert(four.convert(Point(x: 5, y: 5), to: nil), to: nil as Window?), Point(x: 310, y: 20), Point(x: 510, y: 20),
+        ].enumerated() {
+            let time = 6 + Double(index)
+            let touch = Touch(screen: Screen.main, location: point, timestamp: time)
+            Application.shared.sendEvent(Event(touches: [touch], timestamp: time))
+            touch.update(phase: .ended, location: point, timestamp: time + 0.1)
+            Application.shared.sendEvent(Event(touches: [touch], timestamp: time + 0.1))
+        }
+        #expect(pin.text.count == 1)
+        trace.stop()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("key.4") && !text.contains("digit-7"))
+        let touches = try lines(path).filter { $0["event"] as? String == "touch" }
+        #expect(touches.map { $0["window"] as? String } == ["keyboard", "keyboard", "Window", "Window", "Window", "Window"])
+        #expect(touches.prefix(4).allSatisfy { $0["secret"] as? Bool == true && $0["x"] == nil && $0["y"] == nil && $0["view"] == nil })
+        #expect(touches.suffix(2).allSatisfy { $0["view"] as? String == "plain" && $0["x"] as? Double == 510 && $0["secret"] == nil })
+    }
+
     @Test func scrollLinesAreOnePerScrollViewPerFrame() throws {
         let (trace, path, window, backend) = try traced()
         defer {
