@@ -50,6 +50,8 @@ let package = Package(
         .systemLibrary(name: "CDispatchMainQueue"),
         // prctl(2), variadic in C, as one inline function per use.
         .systemLibrary(name: "CProcessControl"),
+        // timerfd(2), not in Glibc's Swift module.
+        .systemLibrary(name: "CTimerFD"),
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
@@ -138,7 +140,7 @@ let package = Package(
             name: "KioskRuntime",
             dependencies: [
                 "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend",
-                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CECControl",
+                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CTimerFD", "CECControl",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 

@@ -52,6 +52,8 @@ public final class KioskRuntime {
     private let service = ServiceManager()
     private(set) var trace: Trace?
     private(set) var power: PowerManager?
+    /// Tells the power schedule when the wall clock is set.
+    private var wallClockWatch: WallClockWatch?
     /// The screens' TVs following their power over HDMI-CEC (`KioskRuntime+CEC.swift`); real displays only.
     var cec: CECController?
     /// The control socket (`control-socket`), while it is open.
@@ -149,6 +151,11 @@ public final class KioskRuntime {
             application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds),
             dimAfter: TimeInterval(configuration.dimAfterSeconds), dimBrightness: configuration.dimBrightness, power: configuration.power)
         power?.screenIdleTimeout = screenIdleTimeouts(configuration)
+        do {
+            wallClockWatch = try WallClockWatch { [weak self] in self?.power?.wallClockWasSet() }
+        } catch {
+            log.warning("\(error): a wall clock set while the kiosk runs reaches the power schedule only at its next change")
+        }
         startCEC(display: display, trace: trace)
         routeSessionEvents()
         installSignalHandlers()
@@ -375,6 +382,7 @@ public final class KioskRuntime {
         control?.stop()
         input?.stop()
         power?.stop()
+        wallClockWatch?.stop()
         cec?.stop()
         input = nil
         display?.stop()

@@ -127,12 +127,12 @@ final class PowerManager {
         let idleTimeout = idleTimeout(of: screen)
         timeoutsInUse[id] = idleTimeout
         guard screen.isConnected, screen.powerState == .on else { return }
-        if dims(screen) {
-            scheduleDim(screen)
+        // Woken during a scheduled off: back off when idle, even without an idle timeout (dimming first).
+        let timeout = idleTimeout > 0 ? idleTimeout : (scheduled[id] == true ? Self.scheduledWakeTimeout : 0)
+        if dims(screen, before: timeout) {
+            scheduleDim(screen, offAfter: timeout)
             return
         }
-        // Woken during a scheduled off: back off when idle, even without an idle timeout.
-        let timeout = idleTimeout > 0 ? idleTimeout : (scheduled[id] == true ? Self.scheduledWakeTimeout : 0)
         guard timeout > 0 else { return }
         scheduleOff(screen, in: timeout)
     }
@@ -191,11 +191,19 @@ final class PowerManager {
         }
         guard let next = nextChange(after: wall) else { return }
         let clock = application.clock
-        // The monotonic clock runs the timer; a wall clock set meanwhile is caught at the next look.
+        // The monotonic clock runs the timer; a wall clock set meanwhile is told by `wallClockWasSet`.
         scheduleTimer = clock.schedule(at: clock.now + max(next - wall, 0)) { [weak self] in
             self?.scheduleTimer = nil
             self?.followSchedule()
         }
+    }
+
+    /// The wall clock was set (`WallClockWatch`: NTP's first correction on a board without a real-time
+    /// clock, `date`): the schedule is looked at again now, as its timer ran toward a moment the old time gave.
+    func wallClockWasSet() {
+        guard !power.schedules.isEmpty else { return }
+        log.notice("the wall clock was set: the power schedule is looked at again")
+        followSchedule()
     }
 
     /// The first minute boundary within eight days at which a connected screen's scheduled state differs
@@ -259,23 +267,22 @@ final class PowerManager {
 // MARK: - The dim stage
 
 extension PowerManager {
-    /// Whether `screen`'s idle time starts with the dim stage: set, before its idle timeout if any, with a
-    /// backlight. A screen whose own idle timeout comes first just turns off.
-    private func dims(_ screen: Screen) -> Bool {
-        let idleTimeout = idleTimeout(of: screen)
-        return dimAfter > 0 && (idleTimeout == 0 || dimAfter < idleTimeout) && screen.hasBacklight
+    /// Whether `screen`'s idle time starts with the dim stage: set, before it turns off after `timeout`
+    /// (0: never), with a backlight. A screen whose timeout comes first just turns off.
+    private func dims(_ screen: Screen, before timeout: TimeInterval) -> Bool {
+        dimAfter > 0 && (timeout == 0 || dimAfter < timeout) && screen.hasBacklight
     }
 
-    /// The timer that dims `screen` at the dim moment, then runs on to the idle timeout, if any.
-    private func scheduleDim(_ screen: Screen) {
+    /// The timer that dims `screen` at the dim moment, then runs on to turn it off `timeout` after the last
+    /// input, if any.
+    private func scheduleDim(_ screen: Screen, offAfter timeout: TimeInterval) {
         let id = ObjectIdentifier(screen)
         let clock = application.clock
         timers[id] = clock.schedule(at: clock.now + dimAfter) { [weak self, weak screen] in
             guard let self, let screen else { return }
             self.timers[id] = nil
             self.dim(screen)
-            let idleTimeout = self.idleTimeout(of: screen)
-            if idleTimeout > 0 { self.scheduleOff(screen, in: idleTimeout - self.dimAfter) }
+            if timeout > 0 { self.scheduleOff(screen, in: timeout - self.dimAfter) }
         }
     }
 

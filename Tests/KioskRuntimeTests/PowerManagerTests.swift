@@ -124,15 +124,16 @@ struct PowerScheduleRuntimeTests {
     }
 
     private func bed(
-        _ clocks: Clocks, schedules: [PowerSchedule], wake: Bool = true, idle: TimeInterval = 0
+        _ clocks: Clocks, schedules: [PowerSchedule], wake: Bool = true, idle: TimeInterval = 0, dimAfter: TimeInterval = 0
     ) -> (Application, Screen, PowerManager, InMemoryDisplayBackend) {
         let application = Application.reset()
         application.clock = clocks.monotonic
         let backend = InMemoryDisplayBackend()
+        if dimAfter > 0 { backend.backlights = ["HDMI-A-1"] }
         let screen = backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
         let power = PowerManager(
-            application: application, idleTimeout: idle, power: PowerConfiguration(schedules: schedules, wakeDuringSchedule: wake),
-            wallClock: { clocks.wall }, localTime: clocks.local)
+            application: application, idleTimeout: idle, dimAfter: dimAfter,
+            power: PowerConfiguration(schedules: schedules, wakeDuringSchedule: wake), wallClock: { clocks.wall }, localTime: clocks.local)
         return (application, screen, power, backend)
     }
 
@@ -168,6 +169,45 @@ struct PowerScheduleRuntimeTests {
         #expect(backend.powerLog == ["HDMI-A-1 off", "HDMI-A-1 on", "HDMI-A-1 off", "HDMI-A-1 on"])
         // Nothing but the next change (Tuesday 22:00) is waited for.
         #expect(clocks.monotonic.pendingTimers.map(\.deadline) == [1000 + 25 * 3600])
+    }
+
+    /// A board without a real-time clock boots believing it is 23:00 and turns its screen off; NTP then sets
+    /// the clock to 12:00 (`WallClockWatch` tells): the screen comes on at once, not at the old 07:00.
+    @Test func aWallClockSetDuringTheOffPeriodIsFollowedAtOnce() {
+        let clocks = Clocks(startingAt: 23 * 3600)
+        let nightly = PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: 22 * 60, on: 7 * 60)
+        let (_, screen, power, backend) = bed(clocks, schedules: [nightly])
+        defer { power.stop() }
+        #expect(screen.powerState == .off)
+        clocks.monotonic.advance(by: 120)
+        clocks.wallAtStart += 13 * 3600
+        power.wallClockWasSet()
+        #expect(screen.powerState == .on && backend.powerLog == ["HDMI-A-1 off", "HDMI-A-1 on"])
+        // The next change is 22:00 by the new time, ten hours on, and the old timer is gone.
+        #expect(clocks.monotonic.pendingTimers.map(\.deadline) == [clocks.monotonic.now + 10 * 3600 - 120])
+        // Set back into the off period: off again.
+        clocks.wallAtStart -= 13 * 3600
+        power.wallClockWasSet()
+        #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule")
+    }
+
+    /// With a dim stage and no idle timeout, a screen woken during a scheduled off dims, then goes off again
+    /// a minute after the touch (it stayed on, dimmed, until the morning).
+    @Test func aScreenWokenDuringTheScheduleDimsThenGoesOffAgain() {
+        let clocks = Clocks(startingAt: 23 * 3600)
+        let nightly = PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: 22 * 60, on: 7 * 60)
+        let (application, screen, power, backend) = bed(clocks, schedules: [nightly], dimAfter: 10)
+        defer {
+            power.stop()
+            withExtendedLifetime(backend) {}
+        }
+        #expect(screen.powerState == .off)
+        tap(application, screen, at: clocks.monotonic.now)
+        #expect(screen.powerState == .on)
+        clocks.monotonic.advance(by: 10.5)
+        #expect(screen.powerState == .on && screen.brightness == 0.2)
+        clocks.monotonic.advance(by: 50)
+        #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule (idle again after waking)")
     }
 
     @Test func withoutWakeDuringScheduleATouchIsSwallowedAndTheScreenStaysOff() {

@@ -1,9 +1,12 @@
 """Display power on DRM: with `--idle-timeout 5` head 0 turns off after 5 s without input (its CRTC's
 ACTIVE property reads 0 from another client, the trace says why), no frame is made while it is off, a
 uinput tap wakes it without reaching any window (no touch line for it), the screen after it is the headless
-rendering pixel for pixel, and the next tap reaches the app."""
+rendering pixel for pixel, and the next tap reaches the app. Then a power schedule that holds the guest's
+time turns it off at start, and setting the guest's clock (`date -s`, as NTP's first correction on a board
+without a real-time clock) out of the off period turns it on at once."""
 
 import time
+from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect, note
@@ -73,3 +76,30 @@ def check_a_tap_wakes_it_and_reaches_no_window(guest):
 
 def check_sigterm_stops_it(guest):
     stop(state["process"])
+
+
+def check_a_clock_set_out_of_the_scheduled_off_turns_the_screen_on(guest):
+    # Off from an hour ago to an hour on, every day, by the guest's own clock (its time zone: UTC).
+    now = int(guest.run("date +%s", timeout=30).check().stdout)
+    minute = lambda seconds: time.strftime("%H:%M", time.gmtime(seconds))
+    config = Path(guest.job_dir) / "schedule.toml"
+    config.write_text(f'[[power.schedule]]\ndays = "daily"\noff = "{minute(now - 3600)}"\non = "{minute(now + 3600)}"\n')
+    process, trace = run_kiosk(guest, f"--backend drm --config {guest.guest_path(config)}")
+    state.update(process=process, trace=trace)
+    off = wait_until(lambda: [e for e in events("screen.power") if e["power"] == "off"], "screen.power off", 60,
+                     lambda: f"{events()[-5:]}")
+    expect(off[0]["reason"] == "schedule", off[0])
+    time.sleep(1)
+    expect(crtc(guest)[1] == 0, f"still active under the schedule: {crtc(guest)}")
+    # Three hours on: out of the off period. The schedule's timer was set for an hour on; the clock's
+    # change reaches the kiosk at once (a timerfd cancelled when the clock is set).
+    guest.run(f"date -s @{now + 3 * 3600}", timeout=30).check()
+    started = time.monotonic()
+    on = wait_until(lambda: [e for e in events("screen.power") if e["power"] == "on"], "screen.power on after the clock was set",
+                    10, lambda: f"{events()[-5:]}")
+    expect(on[0]["reason"] == "schedule", on[0])
+    time.sleep(0.5)
+    expect(crtc(guest)[1] == 1, f"not active after the clock was set: {crtc(guest)}")
+    note(f"off by the schedule at start, on {time.monotonic() - started:.1f} s after date -s moved the clock out of it")
+    result = stop(process)
+    expect("the wall clock was set" in result.stderr, result.stderr[-1500:])
