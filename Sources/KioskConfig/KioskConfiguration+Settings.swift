@@ -416,7 +416,10 @@ extension KioskConfiguration {
         var entry =
             configuration.screens.first { $0.isFromCommandLine && $0.name == name }
             ?? {
-                var made = ScreenConfiguration(name: name)
+                // A label names the file's display by its EDID: the flag's entry matches that display alone
+                // (without the EDID it would match every display).
+                let labelled = configuration.screens.first { !$0.isFromCommandLine && $0.connector == nil && $0.name == name }
+                var made = ScreenConfiguration(name: name, edid: labelled?.edid)
                 made.isFromCommandLine = true
                 return made
             }()

@@ -118,6 +118,9 @@ public struct ResolvedScreen: Sendable, Equatable {
     public var backlight: String?
     /// The display's own idle timeout in seconds (0 never); nil: the global `idle-timeout`.
     public var idleTimeoutSeconds: Int?
+    /// The labels of the file's `[screens.LABEL]` entries that match the display by EDID: names a touch
+    /// rule or `primary` may give it besides its connector's.
+    public var labels: [String] = []
 
     public init(mode: ModeRequest? = nil, rotation: Rotation? = nil, isPrimary: Bool = false) {
         self.mode = mode
@@ -127,6 +130,16 @@ public struct ResolvedScreen: Sendable, Equatable {
 }
 
 extension KioskConfiguration {
+    /// The connector a screen reference (a touch rule's `screen`) stands for among the displays connected
+    /// now: itself when it is a connector name, else the first display a label of the file matches by EDID;
+    /// nil when no connected display has that label.
+    public func connector(
+        for reference: String, among displays: [(connector: String, edid: ScreenConfiguration.EDIDMatch?)]
+    ) -> String? {
+        if ConnectorName.isValid(reference) { return reference }
+        return displays.first { screen(connector: $0.connector, edid: $0.edid).labels.contains(reference) }?.connector
+    }
+
     /// The settings for the display on `connector`, whose EDID identity is `edid` (nil: none read).
     public func screen(connector: String, edid: ScreenConfiguration.EDIDMatch? = nil) -> ResolvedScreen {
         let matching = screens.filter { $0.matches(connector: connector, make: edid?.make, model: edid?.model, serial: edid?.serial) }
@@ -137,6 +150,9 @@ extension KioskConfiguration {
         if let primary { resolved.isPrimary = primary == connector || matching.contains { $0.name == primary } }
         resolved.backlight = matching.lazy.compactMap(\.backlight).first
         resolved.idleTimeoutSeconds = matching.lazy.compactMap(\.idleTimeoutSeconds).first
+        var labels: [String] = []
+        for entry in matching where entry.connector == nil && !labels.contains(entry.name) { labels.append(entry.name) }
+        resolved.labels = labels
         return resolved
     }
 }

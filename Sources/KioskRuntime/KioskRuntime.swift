@@ -224,8 +224,11 @@ public final class KioskRuntime {
 
     private func startInput() {
         guard let display, input == nil else { return }
-        let router = InputRouter(application: application, configuration: configuration) { name in
-            display.screens.first { $0.name == name }
+        let router = InputRouter(application: application, configuration: configuration) { [weak self] name in
+            // A touch rule's screen: a connector name, else a label of the file matched by EDID.
+            let connected = display.screens.filter(\.isConnected).map { ($0.name, display.connectorIdentity(of: $0)?.edid) }
+            guard let connector = self?.configuration.connector(for: name, among: connected) else { return nil }
+            return display.screens.first { $0.name == connector }
         }
         router.calibrationOff = calibrationOff
         do {

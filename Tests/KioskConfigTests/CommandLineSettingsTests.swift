@@ -70,9 +70,9 @@ import Testing
             """
         let parsed = try Self.configuration(["--mode", "HDMI-A-1=1920x1080@60", "--rotate=DSI-1=270"], file: file)
         let samsung = ScreenConfiguration.EDIDMatch(make: "SAM")
-        #expect(
-            parsed.screen(connector: "HDMI-A-1", edid: samsung)
-                == ResolvedScreen(mode: .size(width: 1920, height: 1080, refresh: 60), rotation: .rotated180))
+        var samsungOnHDMI = ResolvedScreen(mode: .size(width: 1920, height: 1080, refresh: 60), rotation: .rotated180)
+        samsungOnHDMI.labels = ["lobby"]
+        #expect(parsed.screen(connector: "HDMI-A-1", edid: samsung) == samsungOnHDMI)
         #expect(
             parsed.screen(connector: "HDMI-A-1")
                 == ResolvedScreen(mode: .size(width: 1920, height: 1080, refresh: 60), rotation: .rotated90))
@@ -80,6 +80,24 @@ import Testing
         // A label set on the command line changes that label's display.
         let byLabel = try Self.configuration(["--mode", "lobby=off"], file: file)
         #expect(byLabel.screen(connector: "DP-1", edid: samsung).mode == .off)
+        // And that display alone: others keep their own (it turned every display off).
+        #expect(byLabel.screen(connector: "DSI-1").mode == nil)
+        #expect(byLabel.screen(connector: "DP-1", edid: .init(make: "DEL")).mode == nil)
+    }
+
+    /// A touch rule's screen may be a label: it stands for the connected display the label matches by EDID
+    /// (the example config's rule named a label, and every touch of its device was dropped).
+    @Test func aScreenReferenceByLabelFindsItsDisplayByEDID() throws {
+        let parsed = try Self.configuration(
+            [], file: "[screens.lobby-tv]\nedid = { make = \"SAM\" }\n[[touch]]\nmatch = \"222a:0001\"\nscreen = \"lobby-tv\"")
+        let displays: [(connector: String, edid: ScreenConfiguration.EDIDMatch?)] = [
+            ("DSI-1", nil), ("HDMI-A-1", .init(make: "DEL")), ("HDMI-A-2", .init(make: "SAM", model: "SAMSUNG")),
+        ]
+        #expect(parsed.screen(connector: "HDMI-A-2", edid: displays[2].edid).labels == ["lobby-tv"])
+        #expect(parsed.connector(for: "lobby-tv", among: displays) == "HDMI-A-2")
+        #expect(parsed.connector(for: "lobby-tv", among: Array(displays.prefix(2))) == nil)
+        #expect(parsed.connector(for: "DSI-1", among: []) == "DSI-1")
+        #expect(parsed.touch.first?.screen == "lobby-tv")
     }
 
     /// `--touch` rules come before the file's, in the order given.

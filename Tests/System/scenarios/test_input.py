@@ -1,5 +1,6 @@
 """Input: a uinput touchscreen's taps reach the window and view under the finger (levels, two fingers, rotation,
-removal, KIOSK_OUTPUT to a second screen), QEMU's tablet as the mouse, and the touch latency over 200 taps."""
+removal, KIOSK_OUTPUT to a second screen, a touch rule naming a screen's label), QEMU's tablet as the mouse, and
+the touch latency over 200 taps."""
 
 import json
 import statistics
@@ -114,6 +115,17 @@ def check_kiosk_output_sends_a_device_to_the_second_screen(guest):
         expect(lines[0]["screen"] == "Virtual-2" and lines[0]["window"] == "placeholder-Virtual-2", lines[0])
         expect(abs(lines[0]["x"] - 512) <= 1 and abs(lines[0]["y"] - 384) <= 1, lines[0])
     guest.disconnect_head(1)
+
+
+def check_a_touch_rule_may_name_a_screen_by_its_label(guest):
+    # [screens.lobby] finds QEMU's display by its EDID (make RHT); the rule names the label, not the connector.
+    config = Path(guest.job_dir) / "labels.toml"
+    config.write_text('[screens.lobby]\nedid = { make = "RHT" }\n\n[[touch]]\nmatch = "Kiosk Labelled Touch"\nscreen = "lobby"\n')
+    start(guest, f"--config {guest.guest_path(config)}")
+    with guest.touchscreen(name="Kiosk Labelled Touch", size_mm=(256, 160)) as screen:
+        kiosk["process"].wait_for_output('"Kiosk Labelled Touch"', timeout=30, stderr=True)
+        lines = tap(screen, 0.5, 0.5)
+        expect(lines[0]["screen"] == "Virtual-1" and abs(lines[0]["x"] - 640) <= 1 and abs(lines[0]["y"] - 400) <= 1, lines[0])
 
 
 def check_the_tablet_is_a_mouse(guest):
