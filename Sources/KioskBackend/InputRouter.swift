@@ -31,8 +31,8 @@ public final class InputRouter {
     public var calibrationOff = false
     /// The backend whose devices these are (for calibration).
     public weak var backend: (any InputBackend)?
-    /// The name of the device of the last touch-down (for `kiosk calibrate --write`).
-    public private(set) var lastTouchDeviceName: String?
+    /// The device of the last touch-down (for `kiosk calibrate --write`).
+    public private(set) var lastTouchDevice: InputDeviceInfo?
     private let screenNamed: ScreenLookup
     private var devices: [InputDeviceInfo: DeviceState] = [:]
     private var pointer: (screen: Screen, location: Point)?
@@ -162,7 +162,7 @@ public final class InputRouter {
             return
         }
         let touch = Touch(screen: screen, location: point(x, y, on: screen), timestamp: seconds(time))
-        lastTouchDeviceName = device.name
+        lastTouchDevice = device
         devices[device]?.touches[slot] = touch
         devices[device]?.changed.insert(slot)
     }

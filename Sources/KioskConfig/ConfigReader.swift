@@ -611,6 +611,13 @@ struct ConfigReader {
             )
             return nil
         }
+        // The 2x2 part's determinant: at 0 every touch would land on one line (or one point).
+        if isValid, abs(numbers[0] * numbers[4] - numbers[1] * numbers[3]) < 1e-9 {
+            report(
+                .invalidValue(
+                    path, "is singular: every touch would land on one line (a*e - b*d is 0)", valid: valid, origin(path, at: .value)))
+            return nil
+        }
         return isValid ? numbers : nil
     }
 

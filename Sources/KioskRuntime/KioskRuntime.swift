@@ -263,8 +263,8 @@ public final class KioskRuntime {
         trace?.recordStartup(phase, milliseconds: milliseconds)
     }
 
-    /// The name of the device of the last touch-down.
-    public var lastTouchDeviceName: String? { router?.lastTouchDeviceName }
+    /// The device of the last touch-down.
+    public var lastTouchDevice: InputDeviceInfo? { router?.lastTouchDevice }
 
     // MARK: Reload
 

@@ -53,7 +53,7 @@ extension KioskCommand {
                         StandardError.write("kiosk calibrate: \(error)")
                         runtime?.stop(reason: "calibration failed", status: ExitStatus.problemsFound)
                     case .success(let (matrix, _)):
-                        let device = runtime?.lastTouchDeviceName
+                        let device = runtime?.lastTouchDevice
                         StandardOutput.write("calibration = \(Calibration.configSpelling(matrix))")
                         StandardOutput.write("LIBINPUT_CALIBRATION_MATRIX=\"\(Calibration.udevSpelling(matrix))\"")
                         if write {
@@ -64,7 +64,7 @@ extension KioskCommand {
                             }
                             do {
                                 try CalibrationWriter.write(path: path, device: device, screen: screenName, matrix: matrix)
-                                StandardOutput.write("saved for \"\(device)\" on \(screenName) in \(path)")
+                                StandardOutput.write("saved for \"\(device.name)\" on \(screenName) in \(path)")
                             } catch {
                                 StandardError.write("kiosk calibrate: cannot save the calibration: \(error)")
                                 runtime?.stop(reason: "calibration not saved", status: ExitStatus.problemsFound)

@@ -416,6 +416,20 @@ import Testing
                 ])
     }
 
+    /// A matrix that would put every touch on one line is refused (it was accepted without a word).
+    @Test func singularCalibration() {
+        #expect(
+            messages(
+                """
+                [[touch]]
+                match = "ILITEK*"
+                screen = "HDMI-A-1"
+                calibration = [1, 2, 0, 2, 4, 0]
+                """) == [
+                    "/etc/kiosk/kiosk.toml:4:15: touch[0].calibration: is singular: every touch would land on one line (a*e - b*d is 0); valid: exactly 6 numbers a, b, c, d, e, f: the first two rows of a 3x3 matrix, as in LIBINPUT_CALIBRATION_MATRIX (e.g. [1.0, 0.0, 0.0, 0.0, 1.0, 0.0])"
+                ])
+    }
+
     @Test func touchScreenNamingNothing() {
         #expect(
             messages(

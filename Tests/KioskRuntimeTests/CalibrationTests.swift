@@ -1,4 +1,5 @@
 import Geometry
+import KioskBackend
 import KioskKit
 import Testing
 
@@ -55,35 +56,83 @@ import Testing
 
 @Suite struct CalibrationWriterTests {
     static let matrix: [Double] = [0, -1, 1, 1, 0, 0]
+    static let spelled = "calibration = [0.000000, -1.000000, 1.000000, 1.000000, 0.000000, 0.000000]"
+
+    static func device(_ name: String, vendor: UInt16 = 0x222a, product: UInt16 = 1) -> InputDeviceInfo {
+        InputDeviceInfo(id: 1, name: name, sysname: "event5", vendorID: vendor, productID: product, capabilities: [.touch])
+    }
+
+    static func updated(_ text: String, _ name: String, matrix: [Double] = matrix) -> Result<String, CalibrationSaveError> {
+        CalibrationWriter.updated(text, device: device(name), screen: "DSI-1", matrix: matrix)
+    }
 
     @Test func appendsAnEntryKeepingTheText() {
         let text = "# my kiosk\nbackend = \"drm\"\n\n[screens.DSI-1]\nrotation = \"90\"\n"
-        let updated = CalibrationWriter.updated(text, device: "ILITEK ILITEK-TP", screen: "DSI-1", matrix: Self.matrix)
         #expect(
-            updated == text + "\n# Written by `kiosk calibrate`.\n[[touch]]\nmatch = \"ILITEK ILITEK-TP\"\nscreen = \"DSI-1\"\n"
-                + "calibration = [0.000000, -1.000000, 1.000000, 1.000000, 0.000000, 0.000000]\n")
+            Self.updated(text, "ILITEK ILITEK-TP")
+                == .success(
+                    text
+                        + "\n# Written by `kiosk calibrate`.\n[[touch]]\nmatch = \"ILITEK ILITEK-TP\"\nscreen = \"DSI-1\"\n\(Self.spelled)\n"
+                ))
     }
 
     @Test func replacesTheCalibrationOfTheDevicesEntry() {
         let text =
             "[[touch]]\nmatch = \"other\"\nscreen = \"HDMI-A-1\"\ncalibration = [1, 0, 0, 0, 1, 0]\n\n[[touch]]\nmatch = \"panel\"\nscreen = \"DSI-1\"\ncalibration = [1, 0, 0, 0, 1, 0] # old\n"
-        let updated = CalibrationWriter.updated(text, device: "panel", screen: "DSI-1", matrix: Self.matrix)
         #expect(
-            updated
-                == "[[touch]]\nmatch = \"other\"\nscreen = \"HDMI-A-1\"\ncalibration = [1, 0, 0, 0, 1, 0]\n\n[[touch]]\nmatch = \"panel\"\nscreen = \"DSI-1\"\n"
-                + "calibration = [0.000000, -1.000000, 1.000000, 1.000000, 0.000000, 0.000000]\n")
+            Self.updated(text, "panel")
+                == .success(
+                    "[[touch]]\nmatch = \"other\"\nscreen = \"HDMI-A-1\"\ncalibration = [1, 0, 0, 0, 1, 0]\n\n[[touch]]\nmatch = \"panel\"\nscreen = \"DSI-1\"\n\(Self.spelled)\n"
+                ))
     }
 
     @Test func addsACalibrationLineToAnEntryWithout() {
         let text = "[[touch]]\nmatch = \"panel\"\nscreen = \"DSI-1\"\n"
-        let updated = CalibrationWriter.updated(text, device: "panel", screen: "DSI-1", matrix: [1, 0, 0, 0, 1, 0])
+        #expect(Self.updated(text, "panel") == .success("[[touch]]\n\(Self.spelled)\nmatch = \"panel\"\nscreen = \"DSI-1\"\n"))
+    }
+
+    /// A calibration written over several lines is replaced whole (its tail was left behind, which broke
+    /// the file and, under Restart=always, every start after it).
+    @Test func replacesACalibrationWrittenOverSeveralLines() {
+        let text =
+            "[[touch]]\nmatch = \"panel\"\nscreen = \"DSI-1\"\ncalibration = [\n  1.0, 0.0, 0.0,  # x\n  0.0, 1.0, 0.0,\n]\n\n[screens.DSI-1]\nrotation = \"90\"\n"
         #expect(
-            updated
-                == "[[touch]]\nmatch = \"panel\"\ncalibration = [1.000000, 0.000000, 0.000000, 0.000000, 1.000000, 0.000000]\nscreen = \"DSI-1\"\n"
-        )
+            Self.updated(text, "panel")
+                == .success("[[touch]]\nmatch = \"panel\"\nscreen = \"DSI-1\"\n\(Self.spelled)\n\n[screens.DSI-1]\nrotation = \"90\"\n"))
+    }
+
+    /// The rule the running kiosk takes for the device is the one edited: the first that covers it, by a
+    /// glob or by vendor and product, and a header written with a comment or spaces (an entry appended after
+    /// it never applied).
+    @Test func editsTheRuleThatCoversTheDevice() {
+        let glob = "[[touch]]\nmatch = \"ILITEK*\"\nscreen = \"DSI-1\"\n"
+        #expect(Self.updated(glob, "ILITEK ILITEK-TP") == .success("[[touch]]\n\(Self.spelled)\nmatch = \"ILITEK*\"\nscreen = \"DSI-1\"\n"))
+        let ids = "[[ touch ]]  # the panel\nmatch = \"222a:0001\"\nscreen = \"DSI-1\"\n"
+        #expect(
+            Self.updated(ids, "Some Panel")
+                == .success("[[ touch ]]  # the panel\n\(Self.spelled)\nmatch = \"222a:0001\"\nscreen = \"DSI-1\"\n"))
+    }
+
+    /// Nothing is written when the file is broken, or when the edit would not be what the kiosk applies.
+    @Test func refusesWhatItCannotSaveSafely() {
+        guard case .failure(.invalidFile) = Self.updated("backend = \n", "panel") else {
+            Issue.record("a broken file was edited")
+            return
+        }
+        // A singular matrix is refused by the configuration: the edited file would not be valid.
+        guard case .failure(.wouldBreakFile) = Self.updated("", "panel", matrix: [0, 0, 0, 0, 0, 0]) else {
+            Issue.record("an invalid calibration was written")
+            return
+        }
     }
 
     @Test func globCharactersInNamesAreEscaped() {
         #expect(CalibrationWriter.quoted("Touch [USB] *1") == "\"Touch \\\\[USB] \\\\*1\"")
+        // And the appended entry's match covers the very device.
+        guard case .success(let text) = Self.updated("", "Touch [USB] *1") else {
+            Issue.record("not saved")
+            return
+        }
+        #expect(text.contains("match = \"Touch \\\\[USB] \\\\*1\""))
     }
 }
