@@ -13,11 +13,7 @@ public struct HeadlessScreen: Sendable, Hashable, CustomStringConvertible {
 
     /// How a headless screen is written, for messages.
     public static let validSpelling =
-        "WxH, WxH@Hz or NAME=WxH@Hz, e.g. 1920x1080, 1280x800@60 or HDMI-A-1=1920x1080@60; NAME of letters, digits, '-', '_' and '.'"
-
-    /// The largest side a headless screen may have: a memory buffer, not a display, but 16384 is what
-    /// pixman's 32-bit coordinates and a sensible amount of memory allow.
-    public static let maximumSide = 16384
+        "WxH, WxH@Hz or NAME=WxH@Hz, e.g. 1920x1080, 1280x800@60 or HDMI-A-1=1920x1080@60 (each side 1 to \(ModeRequest.maximumSide), Hz at least 1 and under \(Int(ModeRequest.maximumRefresh))); NAME of letters, digits, '-', '_' and '.'"
 
     /// Parses `WxH`, `WxH@Hz` or `NAME=WxH@Hz`; a screen without a name is `HEADLESS-<position>`. The name
     /// becomes a file name in the snapshot folder, so it may only hold letters, digits, `-`, `_` and `.`
@@ -28,9 +24,7 @@ public struct HeadlessScreen: Sendable, Hashable, CustomStringConvertible {
         guard isValidName(name) else { return .failure(.badName(name)) }
         // The config's mode spelling; a headless screen needs a size (not preferred/current/off), 60 Hz when
         // none is given.
-        guard case let .size(width, height, refresh)? = ModeRequest(mode), width <= maximumSide, height <= maximumSide,
-            (refresh ?? 60) < 1000
-        else { return .failure(.badMode(mode)) }
+        guard case let .size(width, height, refresh)? = ModeRequest(mode) else { return .failure(.badMode(mode)) }
         return .success(HeadlessScreen(name: name, mode: DisplayMode(width: width, height: height, refreshRate: refresh ?? 60)))
     }
 

@@ -9,7 +9,13 @@ public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
     case size(width: Int, height: Int, refresh: Double?)
 
     /// The spellings the config accepts, for error messages.
-    public static let validSpellings = "preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94)"
+    public static let validSpellings =
+        "preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94), each side 1 to \(maximumSide), Hz at least 1 and under \(Int(maximumRefresh))"
+    /// The largest side a mode may have: any display's (DRM's own limits are below), and what a frame in
+    /// memory (pixman, cairo: 32767) can be.
+    public static let maximumSide = 16384
+    /// Refresh rates are at least 1 Hz and under this.
+    public static let maximumRefresh = 1000.0
 
     public init?(_ text: String) {
         switch text.lowercased() {
@@ -19,10 +25,13 @@ public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
         default:
             let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
             let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-            guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), width > 0, height > 0 else { return nil }
+            guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]), (1...Self.maximumSide).contains(width),
+                (1...Self.maximumSide).contains(height)
+            else { return nil }
             var refresh: Double?
             if parts.count == 2 {
-                guard let hz = Double(parts[1]), hz.isFinite, hz > 0 else { return nil }
+                // A headless screen's frame clock runs at it: a rate near 0 would be a frame every century.
+                guard let hz = Double(parts[1]), hz >= 1, hz < Self.maximumRefresh else { return nil }
                 refresh = hz
             }
             self = .size(width: width, height: height, refresh: refresh)

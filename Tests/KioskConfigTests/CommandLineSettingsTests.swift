@@ -138,7 +138,7 @@ import Testing
         #expect(
             Self.problems(["--cursor", "sometimes", "--mode", "HDMI-A-1=big", "--hotplug-debounce", "-1"]) == [
                 "command line --cursor sometimes: \"sometimes\" is not valid; valid: auto, hidden, always",
-                "command line --mode HDMI-A-1=big: \"big\" is not a mode; valid: SCREEN=MODE with MODE preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94)",
+                "command line --mode HDMI-A-1=big: \"big\" is not a mode; valid: SCREEN=MODE with MODE preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94), each side 1 to 16384, Hz at least 1 and under 1000",
                 "command line --hotplug-debounce -1: -1 is out of range; valid: 0 to 60000 (milliseconds)",
             ])
         #expect(Self.problems(["--trace"]) == ["command line --trace: needs a value; valid: a file path"])

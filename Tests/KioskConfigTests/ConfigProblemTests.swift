@@ -5,7 +5,8 @@ import Testing
 
 /// Bad files and the exact messages a person sees: file, line, column, key, what is wrong, what is valid.
 @Suite struct ConfigProblemTests {
-    static let modeSpellings = "preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94)"
+    static let modeSpellings =
+        "preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94), each side 1 to 16384, Hz at least 1 and under 1000"
     static let rotations = "normal, 90, 180, 270, flipped, flipped-90, flipped-180, flipped-270"
     static let topLevelKeys =
         "backend, drm-device, no-atomic, shadow-buffer, fbdev-device, seat, log-level, cursor, keyboard, keyboard-layout, keyboard-repeat-delay-ms, keyboard-repeat-rate, hotplug-debounce-ms, idle-timeout, dim-after, dim-brightness, cec-on-idle, primary, app, snapshot-dir, headless-screens, trace, control-socket, control-group, app-settings, screens, touch, power"
@@ -170,6 +171,18 @@ import Testing
                 [screens.HDMI-A-1]
                 mode = "1920x1080@6O"
                 """) == ["/etc/kiosk/kiosk.toml:2:8: screens.HDMI-A-1.mode: \"1920x1080@6O\" is not a mode; valid: \(Self.modeSpellings)"])
+    }
+
+    /// Sizes and rates no display has are refused where they are written (a headless screen of 40000x1
+    /// trapped when its frame was made, and a rate near 0 Hz overflowed its frame clock).
+    @Test func modesOutOfRange() {
+        for mode in ["40000x1", "1x16385", "1280x800@0.00000000001", "1280x800@0.5", "1280x800@1000"] {
+            #expect(
+                messages("[screens.HEADLESS-1]\nmode = \"\(mode)\"") == [
+                    "/etc/kiosk/kiosk.toml:2:8: screens.HEADLESS-1.mode: \"\(mode)\" is not a mode; valid: \(Self.modeSpellings)"
+                ])
+        }
+        #expect(messages("[screens.HEADLESS-1]\nmode = \"16384x16384@999.9\"").isEmpty)
     }
 
     @Test func badModeWithDottedKeys() {

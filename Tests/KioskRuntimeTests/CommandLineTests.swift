@@ -188,7 +188,7 @@ import Testing
         #expect(
             result.stdout == """
                 \(file.path):2:10: cursor: "sometimes" is not valid; valid: auto, hidden, always
-                \(file.path):5:8: screens.HDMI-A-1.mode: "1920x1080@6O" is not a mode; valid: preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94)
+                \(file.path):5:8: screens.HDMI-A-1.mode: "1920x1080@6O" is not a mode; valid: preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94), each side 1 to 16384, Hz at least 1 and under 1000
                 \(file.path):6:1: screens.HDMI-A-1: unknown key "rotaton"; did you mean "rotation"?
                 \(file.path): 3 problems
 
