@@ -266,13 +266,33 @@ extension KioskConfiguration {
 
     /// The file's bytes, read with POSIX calls so a failure is the plain `strerror` text ("Permission
     /// denied", "Is a directory") rather than Foundation's prose.
+    /// Whether `status` is /dev/null's device.
+    private static func isNullDevice(_ status: stat) -> Bool {
+        var null = stat()
+        return stat("/dev/null", &null) == 0 && null.st_mode & S_IFMT == S_IFCHR && null.st_rdev == status.st_rdev
+    }
+
+    /// Only a regular file (or /dev/null) is read: a FIFO would wait for a writer (the kiosk reads its config on the main
+    /// thread: at start, on SIGHUP, for `kiosk reload`), and a device may never end (/dev/zero).
     private static func readFile(_ path: String) -> Result<[UInt8], ReadError> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO without a writer would wait; the kind is checked before any read.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let code = errno
             return .failure(code == ENOENT ? .missing : .failed(String(cString: strerror(code))))
         }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(.failed(String(cString: strerror(errno)))) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return .failure(.failed(String(cString: strerror(EISDIR))))
+        case S_IFIFO: return .failure(.failed("a FIFO, not a file"))
+        case S_IFCHR where isNullDevice(status): return .success([])  // `--config /dev/null`: nothing set
+        case S_IFCHR, S_IFBLK: return .failure(.failed("a device, not a file"))
+        case S_IFSOCK: return .failure(.failed("a socket, not a file"))
+        default: return .failure(.failed("not a regular file"))
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

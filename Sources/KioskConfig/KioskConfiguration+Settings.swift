@@ -275,7 +275,7 @@ extension KioskConfiguration {
             }, reset: { $0.headlessScreens = [] }, spelled: { $0.headlessScreens.map(\.description).joined(separator: " ") }),
         Setting(
             key: "trace", fileForm: .string, flag: "--trace", environmentVariable: "KIOSK_TRACE", valueName: "FILE",
-            help: "Write one JSON line per screen and window notification, touch and frame to FILE.", reload: .restart,
+            help: "Append one JSON line per screen and window notification, touch and frame to FILE.", reload: .restart,
             validText: { _ in "a file path" },
             parse: { text, configuration, _ in
                 guard !text.isEmpty else { return ValueProblem("empty") }

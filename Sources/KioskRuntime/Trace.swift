@@ -17,13 +17,15 @@ final class Trace: AnimationObserver {
     private var lostLines = 0
     private let log = Logger(label: "kiosk.trace")
 
-    /// Opens `path` for writing the way a log is opened: a regular file is created or truncated, a FIFO or
-    /// a character device is written through, a symlink is followed; nothing is ever renamed over it. A
-    /// FIFO without a reader is refused (opening it would wait for one, and the kiosk would not start).
+    /// Opens `path` for writing the way a log is opened: a regular file is created or appended to (never
+    /// truncated: it may be the trace of the run that crashed, which a restart must not wipe, or a file the
+    /// path named by mistake), a FIFO or a character device is written through, a symlink is followed;
+    /// nothing is ever renamed over it. A FIFO without a reader is refused (opening it would wait for one,
+    /// and the kiosk would not start). Each run starts with its `startup` lines.
     init(path: String, application: Application) throws(RuntimeError) {
         var status = stat()
         let isRegular = stat(path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NONBLOCK | (isRegular ? O_TRUNC : 0), 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard fd >= 0 else {
             let code = errno
             let reason =

@@ -84,6 +84,32 @@ import Testing
         #expect(errors.description == "/tmp: cannot read: Is a directory")
     }
 
+    /// A FIFO or a device is refused at once (reading a FIFO waited for a writer, on the main thread of a
+    /// running kiosk for a reload); /dev/null is an empty file.
+    @Test func onlyARegularFileIsRead() throws {
+        let folder = "/tmp/kiosk-config-kinds-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(mkdir(folder, 0o700) == 0)
+        defer {
+            unlink(folder + "/fifo")
+            rmdir(folder)
+        }
+        #expect(mkfifo(folder + "/fifo", 0o600) == 0)
+        for (path, expected) in [
+            (folder + "/fifo", "\(folder)/fifo: cannot read: a FIFO, not a file"),
+            ("/dev/zero", "/dev/zero: cannot read: a device, not a file"),
+        ] {
+            guard case let .failure(errors) = KioskConfiguration.load(path: path, environment: [:], requireFile: true) else {
+                Issue.record("loaded \(path)")
+                continue
+            }
+            #expect(errors.description == expected)
+        }
+        guard case .success = KioskConfiguration.load(path: "/dev/null", environment: [:], requireFile: true) else {
+            Issue.record("/dev/null refused")
+            return
+        }
+    }
+
     @Test func configPathFromEnvironment() {
         func source(_ environment: [String: String], config: String? = nil) -> ConfigurationSource {
             ConfigurationSource(commandLine: CommandLineSettings(configPath: config), environment: environment, vocabulary: kioskVocabulary)

@@ -96,6 +96,21 @@ struct TraceTests {
         #expect(touches.suffix(2).allSatisfy { $0["view"] as? String == "plain" && $0["x"] as? Double == 510 && $0["secret"] == nil })
     }
 
+    /// An existing file is appended to, never truncated: the trace of a run that crashed survives the
+    /// restart, and a path named by mistake keeps what it held.
+    @Test func anExistingFileIsAppendedTo() throws {
+        let path = NSTemporaryDirectory() + "trace-kept-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "keep\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let application = Application.reset()
+        let trace = try Trace(path: path, application: application)
+        let backend = InMemoryDisplayBackend()
+        backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
+        trace.stop()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("keep\n{\"event\":"), "\(text)")
+    }
+
     @Test func scrollLinesAreOnePerScrollViewPerFrame() throws {
         let (trace, path, window, backend) = try traced()
         defer {
