@@ -14,8 +14,8 @@ public enum LineBreakMode: Hashable, Sendable {
     case wordWrap
     /// Break between any two characters (`PANGO_WRAP_CHAR`).
     case charWrap
-    /// Wrap as `.wordWrap`; when `maxLines` cuts a paragraph short its last line ends in "…"
-    /// (`PANGO_ELLIPSIZE_END`). pango counts `maxLines` per paragraph here.
+    /// Wrap as `.wordWrap`; when `maxLines` or `maxHeight` cuts the text short, the last line shown ends in
+    /// "…" (`PANGO_ELLIPSIZE_END`), whichever paragraph it is in.
     case truncatingTail
     /// Break between words only (`PANGO_WRAP_WORD`); a word longer than the width is cut at the edge.
     case clipping
@@ -44,6 +44,8 @@ public final class TextLayout {
     public let width: Double?
     /// The most lines shown; 0: no limit.
     public let maxLines: Int
+    /// The most height the lines shown may take (a label's bounds); nil: no limit. At least one line shows.
+    public let maxHeight: Double?
 
     /// The logical extents of the shown lines in pixels: the widest line's advance width and the height from
     /// the first line's top to the last shown line's bottom (line spacing included, ink overhang not).
@@ -63,12 +65,14 @@ public final class TextLayout {
 
     /// Lays `text` out. Calls `pango_layout_new` on this thread's context, `pango_layout_set_text`,
     /// `pango_layout_set_width`, `pango_layout_set_wrap`, `pango_layout_set_ellipsize`,
-    /// `pango_layout_set_height`, `pango_layout_set_alignment` and `pango_layout_get_extents`.
+    /// `pango_layout_set_height`, `pango_layout_is_ellipsized`, `pango_layout_set_alignment` and
+    /// `pango_layout_get_extents`.
     public init(
         text: String, font: Font, color: Color = .black, alignment: TextAlignment = .natural,
-        lineBreakMode: LineBreakMode = .wordWrap, width: Double? = nil, maxLines: Int = 0
+        lineBreakMode: LineBreakMode = .wordWrap, width: Double? = nil, maxLines: Int = 0, maxHeight: Double? = nil
     ) {
         precondition(maxLines >= 0, "TextLayout: maxLines \(maxLines) is negative")
+        self.maxHeight = maxHeight
         self.text = text
         self.font = font
         self.color = color
@@ -98,28 +102,46 @@ public final class TextLayout {
                 pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
             case .truncatingTail:
                 pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-                if maxLines > 0 {
-                    pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-                    // A negative height is pango's "at most this many lines per paragraph".
-                    pango_layout_set_height(layout, -Int32(clamping: maxLines))
-                }
             case .clipping:
                 pango_layout_set_wrap(layout, PANGO_WRAP_WORD)
             }
         }
         Self.setAlignment(alignment, of: layout)
 
-        // Metrics of the lines shown. pango itself can only limit lines when it ellipsizes, so for the other
-        // modes (and for several paragraphs) the limit is ours: measure the first maxLines lines and clip.
-        let totalLines = Int(pango_layout_get_line_count(layout))
+        // The lines shown: at most maxLines, and those that fit in maxHeight (at least one).
+        var totalLines = Int(pango_layout_get_line_count(layout))
+        var shown = maxLines > 0 ? min(maxLines, totalLines) : totalLines
+        if let maxHeight { shown = min(shown, max(Self.linesFitting(layout, height: Self.pangoUnits(maxHeight)), 1)) }
+        if lineBreakMode == .truncatingTail, width != nil, shown < totalLines {
+            // pango ellipsizes the last line that fits a positive height, whichever paragraph it is in (a
+            // negative height would count lines per paragraph): the shown lines' height and half the next
+            // line's, as pango ends with the line after which less than two lines' height remains.
+            let lines = Self.extentsOfLines(layout, count: shown + 1)
+            let kept = Self.extentsOfLines(layout, count: shown)
+            let next = lines.y + lines.height - (kept.y + kept.height)
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            pango_layout_set_height(layout, kept.y + kept.height + next / 2)
+            if pango_layout_is_ellipsized(layout) == 0, let line = pango_layout_get_line_readonly(layout, Int32(shown - 1)) {
+                // Cut where a paragraph ends, which pango leaves without "…": the text up to the end of that
+                // line and an ellipsis (itself ellipsized if they do not fit).
+                let end = min(Int(line.pointee.start_index + line.pointee.length), text.utf8.count)
+                let cut = Array(text.utf8.prefix(end)) + Array("\u{2026}".utf8)
+                cut.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(bytes.count)) }
+                }
+            }
+            totalLines = Int(pango_layout_get_line_count(layout))
+        }
+        // Metrics of the lines shown. pango limits lines itself only when it ellipsizes, so for the other
+        // modes the limit is ours: measure the first lines and clip.
         var logical = PangoRectangle()
         var clip: Rect?
-        if maxLines > 0 && totalLines > maxLines {
-            logical = Self.extentsOfLines(layout, count: maxLines)
+        if shown < totalLines {
+            logical = Self.extentsOfLines(layout, count: shown)
             clip = Rect(
                 x: -Self.unboundedClip / 2, y: 0, width: Self.unboundedClip,
                 height: Double(logical.y + logical.height) / Double(PANGO_SCALE))
-            lineCount = maxLines
+            lineCount = shown
         } else {
             pango_layout_get_extents(layout, nil, &logical)
             lineCount = totalLines
@@ -206,6 +228,20 @@ public final class TextLayout {
         guard let line = pango_layout_get_line_readonly(layout, 0) else { return false }
         let direction = pango_layout_line_get_resolved_direction(line)
         return direction == PANGO_DIRECTION_RTL || direction == PANGO_DIRECTION_WEAK_RTL
+    }
+
+    /// How many of the first lines end within `height` (pango units).
+    private static func linesFitting(_ layout: OpaquePointer, height: Int32) -> Int {
+        let iterator = pango_layout_get_iter(layout)!
+        defer { pango_layout_iter_free(iterator) }
+        var count = 0
+        repeat {
+            var line = PangoRectangle()
+            pango_layout_iter_get_line_extents(iterator, nil, &line)
+            guard line.y + line.height <= height else { break }
+            count += 1
+        } while pango_layout_iter_next_line(iterator) != 0
+        return count
     }
 
     /// The union of the logical extents of the first `count` lines (pango units, layout coordinates).

@@ -35,22 +35,25 @@ open class Button: Control {
                 context.fill(bounds, color: shade)
             }
         }
-        let layout = title.flatMap {
-            $0.isEmpty
-                ? nil
-                : TextLayout(
-                    text: $0, font: font, color: currentTitleColor,
-                    alignment: .center, lineBreakMode: .truncatingTail,
-                    width: nil, maxLines: 1)
-        }
         var imageSize = Size.zero
         if let image, image.width > 0, image.height > 0 {
             // The image keeps its aspect ratio and fits the height.
             let scale = min(1, bounds.height / Double(image.height), bounds.width / Double(image.width))
             imageSize = Size(width: (Double(image.width) * scale).rounded(), height: (Double(image.height) * scale).rounded())
         }
-        let textWidth = min(layout?.size.width ?? 0, bounds.width)
-        let spacing = imageSize.width > 0 && layout != nil ? imageTitleSpacing : 0
+        let hasTitle = !(title ?? "").isEmpty
+        let spacing = imageSize.width > 0 && hasTitle ? imageTitleSpacing : 0
+        // One line; a title longer than the room beside the image ends in "…" (it ran past the edge).
+        let room = max(bounds.width - imageSize.width - spacing, 1)
+        let layout = title.flatMap { title -> TextLayout? in
+            guard !title.isEmpty else { return nil }
+            let whole = TextLayout(text: title, font: font, color: currentTitleColor, alignment: .left, maxLines: 1)
+            guard whole.size.width > room else { return whole }
+            return TextLayout(
+                text: title, font: font, color: currentTitleColor, alignment: .left, lineBreakMode: .truncatingTail, width: room,
+                maxLines: 1)
+        }
+        let textWidth = min(layout?.size.width ?? 0, room)
         var x = (bounds.midX - (imageSize.width + spacing + textWidth) / 2).rounded()
         if let image, imageSize.width > 0 {
             context.draw(

@@ -1,5 +1,6 @@
 /// A view that shows text in any script, laid out by pango (as `UILabel`): font, colour, alignment and
-/// line wrapping, centred vertically in its bounds. Labels let touches through by default.
+/// line wrapping, centred vertically in its bounds. It shows the lines that fit in its bounds and
+/// `numberOfLines`, the last of them truncated by `lineBreakMode`. Labels let touches through by default.
 @MainActor
 open class Label: View {
     open var text: String = "" { didSet { if text != oldValue { setNeedsDisplay() } } }
@@ -43,7 +44,10 @@ open class Label: View {
 
     override open func draw(_ rect: Rect) {
         guard !text.isEmpty, let context = DrawingContext.current else { return }
-        let layout = textLayout(width: bounds.width)
+        // As UIKit's: the lines that fit in the bounds (and numberOfLines), the last of them truncated.
+        let layout = TextLayout(
+            text: text, font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode,
+            width: bounds.width, maxLines: max(numberOfLines, 0), maxHeight: bounds.height)
         let top = ((bounds.height - layout.size.height) / 2).rounded()
         context.draw(layout, at: Point(x: bounds.minX, y: bounds.minY + top))
     }

@@ -101,6 +101,35 @@ import Testing
         #expect(one.unknownGlyphCount == 0)
     }
 
+    /// The line limit holds for the text as a whole: a title and a description over two lines ends the
+    /// second in "…" (pango's per-paragraph limit left it without one).
+    @Test func truncationCountsLinesAcrossParagraphs() {
+        let cut = TextLayout(
+            text: "Title\n" + Self.longText, font: .system(size: 16), lineBreakMode: .truncatingTail, width: 150, maxLines: 2)
+        let lineAlone = TextLayout(text: "Title\nThe quick", font: .system(size: 16), lineBreakMode: .truncatingTail, width: 150)
+        #expect(cut.lineCount == 2)
+        #expect(cut.size.height == lineAlone.size.height)
+        // The second line runs to the width with its ellipsis, wider than its first words alone would.
+        #expect(cut.size.width > lineAlone.size.width && cut.size.width <= 150)
+        let one = TextLayout(text: "first\nsecond", font: .system(size: 16), lineBreakMode: .truncatingTail, width: 150, maxLines: 1)
+        let first = TextLayout(text: "first", font: .system(size: 16), lineBreakMode: .truncatingTail, width: 150)
+        #expect(one.lineCount == 1 && one.size.width > first.size.width)
+    }
+
+    /// `maxHeight` shows the lines that fit (at least one), and with `.truncatingTail` the last of them
+    /// ends in "…": a label's bounds.
+    @Test(arguments: [LineBreakMode.wordWrap, .truncatingTail])
+    func maxHeightShowsTheLinesThatFit(mode: LineBreakMode) {
+        let all = TextLayout(text: Self.longText, font: .system(size: 16), lineBreakMode: mode, width: 150)
+        let line = all.size.height / Double(all.lineCount)
+        let two = TextLayout(text: Self.longText, font: .system(size: 16), lineBreakMode: mode, width: 150, maxHeight: 2.5 * line)
+        #expect(all.lineCount > 2 && two.lineCount == 2 && abs(two.size.height - 2 * line) < 1)
+        let bitmap = Self.render(two, width: 160)
+        #expect(Double(bitmap.inkBounds!.maxY) < two.size.height + 1)
+        let tiny = TextLayout(text: Self.longText, font: .system(size: 16), lineBreakMode: mode, width: 150, maxHeight: 3)
+        #expect(tiny.lineCount == 1)
+    }
+
     @Test func clippingCutsAtTheWidth() {
         let layout = TextLayout(
             text: "Supercalifragilisticexpialidocious", font: .system(size: 20),

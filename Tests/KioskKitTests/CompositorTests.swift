@@ -83,6 +83,28 @@ struct CompositorTests {
 
     // MARK: Standard views
 
+    /// A label shows the lines that fit in its bounds, the last of them truncated, as UIKit's: a label of
+    /// any number of lines that is one line tall draws what a one-line label draws (it drew the middle of
+    /// its text, cut at the top and bottom).
+    @Test func aLabelShowsTheLinesThatFitItsBounds() {
+        func drawn(lines: Int) -> Bitmap {
+            let r = RenderBed(width: 200, height: 60)
+            let window = r.bed.window("main")
+            window.backgroundColor = .white
+            let label = Label(
+                text: "A long message that needs several lines in this label", font: .system(size: 16),
+                frame: Rect(x: 10, y: 10, width: 150, height: 30))
+            label.numberOfLines = lines
+            window.addSubview(label)
+            return r.render()
+        }
+        let one = drawn(lines: 1)
+        for lines in [0, 3] {
+            let many = drawn(lines: lines)
+            #expect(samePixels(many, one), "numberOfLines \(lines)")
+        }
+    }
+
     @Test func standardViews() throws {
         let r = RenderBed(width: 480, height: 320)
         let main = r.bed.window("main")
@@ -137,6 +159,25 @@ struct CompositorTests {
         context.fill(Rect(x: 0, y: 0, width: 40, height: 3), color: .green)
         context.flush()
         return try! Bitmap(pngData: bitmap.pngData())
+    }
+
+    /// A title longer than the button ends in "…" in the room beside the image, which stays whole inside
+    /// the button (the title ran past the edge and pushed the image out on the left).
+    @Test func aLongButtonTitleIsTruncatedBesideItsImage() {
+        let r = RenderBed(width: 300, height: 60)
+        let window = r.bed.window("main")
+        window.backgroundColor = .white
+        let icon = Bitmap(width: 20, height: 20)
+        DrawingContext(bitmap: icon).fill(Rect(x: 0, y: 0, width: 20, height: 20), color: .red)
+        let button = Button(title: String(repeating: "Pay now ", count: 10), frame: Rect(x: 100, y: 10, width: 120, height: 40))
+        button.image = icon
+        window.addSubview(button)
+        let frame = r.render()
+        var red = 0
+        for y in 0..<60 { for x in 0..<300 where rgb(frame, x, y) == 0xFF0000 { red += 1 } }
+        #expect(red == 400)
+        // The image starts at the button's left edge, the title right after it and inside the button.
+        #expect(rgb(frame, 100, 30) == 0xFF0000 && rgb(frame, 99, 30) == 0xFFFFFF)
     }
 
     @Test func buttonSendsTouchUpInsideAndShowsItsHighlight() {

@@ -79,6 +79,7 @@
     F(pango_layout_get_line_count) \
     F(pango_layout_get_line_readonly) \
     F(pango_layout_get_unknown_glyphs_count) \
+    F(pango_layout_is_ellipsized) \
     F(pango_layout_iter_free) \
     F(pango_layout_iter_get_line_extents) \
     F(pango_layout_iter_next_line) \
