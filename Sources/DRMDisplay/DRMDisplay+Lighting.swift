@@ -5,11 +5,15 @@ import KioskKit
 extension DRMDisplay {
     /// Lights one output: buffers of the mode's size, then an atomic commit (TEST_ONLY first) or `SetCrtc`.
     /// `modeIndex` is into the connector's modes; nil keeps the CRTC's current mode (no modeset). Other
-    /// outputs are not touched. Throws what the driver refused; nothing changes then.
+    /// outputs are not touched. Throws what the driver refused; nothing changes then. A screen that is off
+    /// (`Screen.powerState`: the schedule, idle, the control socket) gets its mode and buffers but stays
+    /// dark (`ACTIVE` 0, or legacy `DPMS` off): after a session switch or a new mode it must not light up.
     func light(connector id: DRMConnectorID, crtc: DRMCRTCID, modeIndex: Int?) throws(DRMError) {
         guard let connector = probed[id] else {
             throw DRMError(operation: "light", errno: ENOENT, detail: "\(id) was not probed")
         }
+        let screen = madeScreens.first { $0.name == connector.name }
+        let active = screen?.powerState != .off
         let mode: DRMModeInfo
         if let modeIndex {
             mode = connector.modes[modeIndex]
@@ -31,7 +35,7 @@ extension DRMDisplay {
             output.primaryPlane = plane
             let blob = try device.createModeBlob(mode)
             do {
-                let request = try atomicRequest(lighting: output, plane: plane, modeBlob: blob, connector: connector)
+                let request = try atomicRequest(lighting: output, plane: plane, modeBlob: blob, connector: connector, active: active)
                 try device.commit(request, flags: [.testOnly, .allowModeset])
                 try device.commit(request, flags: [.allowModeset])
             } catch {
@@ -48,6 +52,11 @@ extension DRMDisplay {
                 for buffer in buffers { buffer.release() }
                 throw error
             }
+            if !active, let dpms = connector.property(named: "DPMS")?.id {
+                do { try device.setConnectorProperty(id, dpms, to: 3) } catch {
+                    log.error("\(connector.name): stays lit, DPMS off failed: \(error)")
+                }
+            }
         }
         if let old = outputs[id] {
             // The compositor forgets the buffer it last painted into before that memory is unmapped.
@@ -55,7 +64,9 @@ extension DRMDisplay {
             old.release()
         }
         outputs[id] = output
-        log.info("\(connector.name): lit \(DisplayMode(mode)) on \(crtc)\(modeIndex == nil ? " (kept the current mode)" : "")")
+        log.info(
+            "\(connector.name): \(active ? "lit" : "set up, off,") \(DisplayMode(mode)) on \(crtc)\(modeIndex == nil ? " (kept the current mode)" : "")"
+        )
         do {
             _ = try device.vblank(of: crtc)
         } catch {
@@ -130,13 +141,13 @@ extension DRMDisplay {
 
     private func atomicRequest(
         lighting output: Output, plane: DRMPlaneID, modeBlob: DRMBlobID,
-        connector: DRMConnector
+        connector: DRMConnector, active: Bool
     ) throws(DRMError) -> DRMAtomicRequest {
         let request = DRMAtomicRequest()
         let width = UInt64(output.mode.width), height = UInt64(output.mode.height)
         try set(request, connector: connector.id, "CRTC_ID", UInt64(output.crtc.rawValue))
         try set(request, crtc: output.crtc, "MODE_ID", UInt64(modeBlob.rawValue))
-        try set(request, crtc: output.crtc, "ACTIVE", 1)
+        try set(request, crtc: output.crtc, "ACTIVE", active ? 1 : 0)
         try set(request, plane: plane, "FB_ID", UInt64(output.buffers[0].framebuffer.rawValue))
         try set(request, plane: plane, "CRTC_ID", UInt64(output.crtc.rawValue))
         // Source coordinates are 16.16 fixed point.

@@ -40,7 +40,7 @@ public final class DRMDisplay: DisplayBackend {
     private let session: (any DeviceSession)?
     private let seatDevice: OpenedDevice?
     /// Screens in the order they were made (the kernel's connector order), one per connector name.
-    private var madeScreens: [Screen] = []
+    var madeScreens: [Screen] = []
     var outputs: [DRMConnectorID: Output] = [:]
     /// The connectors as last read.
     var probed: [DRMConnectorID: DRMConnector] = [:]

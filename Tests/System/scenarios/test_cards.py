@@ -1,4 +1,5 @@
-"""Cards and sessions: a second card (bochs) is listed and drivable; a VT switch pauses the kiosk and gives it back."""
+"""Cards and sessions: a second card (bochs) is listed and drivable; a VT switch pauses the kiosk and gives it back,
+and a screen that was off stays off when it comes back."""
 
 import json
 import signal
@@ -7,7 +8,8 @@ from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect
-from scenarios_support import KIOSK, mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, wait_for_frames
+from scenarios_support import (KIOSK, mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, trace_events,
+                               wait_for_frames, wait_until)
 
 # virtio-gpu (card0: Virtual-1, Virtual-2) and a bochs display (card1); connector numbers count across cards.
 GUEST = dict(heads=2, devices=["bochs-display,id=bochs0"])
@@ -57,4 +59,29 @@ def check_a_session_switch_pauses_and_resumes(guest):
     process.wait_for_output("session enabled", timeout=30, stderr=True)
     time.sleep(2)
     same_pixels(image.load(guest.screendump(0)), expected)
+    stop(process)
+
+
+def crtc_active(guest, connector):
+    """ACTIVE of the connector's CRTC, as drmframe --crtcs reads it from another client."""
+    out = guest.run("drmframe --crtcs", timeout=30).check().stdout
+    line = next(l for l in out.splitlines() if l.startswith(connector + " "))
+    return int(dict(f.split("=") for f in line.split()[1:])["active"])
+
+
+def check_a_screen_that_was_off_stays_off_after_a_session_switch(guest):
+    process, trace = run_kiosk(guest, "--backend drm --idle-timeout 3", env={"KIOSK_DRM_DEVICE": "/dev/dri/card0"})
+    wait_until(lambda: [e for e in trace_events(trace, "screen.power") if e["power"] == "off" and e["screen"] == "Virtual-1"],
+               "Virtual-1 off when idle", 60, lambda: f"{trace_events(trace)[-5:]}")
+    time.sleep(0.5)
+    expect(crtc_active(guest, "Virtual-1") == 0, "Virtual-1's CRTC active while idle")
+    guest.run("busybox chvt 2", timeout=30).check()
+    process.wait_for_output("session disabled", timeout=30, stderr=True)
+    guest.run("busybox chvt 1", timeout=30).check()
+    process.wait_for_output("session enabled", timeout=30, stderr=True)
+    time.sleep(1)
+    # The re-modeset after the switch keeps it dark (it lit every screen, and nothing turned it off again).
+    expect(crtc_active(guest, "Virtual-1") == 0, "Virtual-1's CRTC lit again by the session's return")
+    expect([e["power"] for e in trace_events(trace, "screen.power") if e["screen"] == "Virtual-1"] == ["off"],
+           trace_events(trace, "screen.power"))
     stop(process)
