@@ -94,6 +94,9 @@ final class ControlServer {
         var pendingOutputBytes = 1 << 20
         /// Requests of one client answered in one turn of the main queue.
         var linesPerTurn = 16
+        /// Answers made off the main queue at once (screenshots: each holds a copy of a frame, several MB,
+        /// and a thread); a request beyond it is told to try again.
+        var laterAnswersAtOnce = 2
     }
 
     /// What is wrong with a request, as the error answer says it (`extra`: more fields of that answer).
@@ -107,6 +110,9 @@ final class ControlServer {
     }
 
     typealias Handler = @MainActor (ControlRequest) -> ControlReply
+
+    /// Answers being made off the main queue now (`Limits.laterAnswersAtOnce`).
+    private(set) var laterAnswersInFlight = 0
 
     let path: String
     /// The socket file's group: the members of it are answered.
@@ -358,6 +364,8 @@ final class ControlServer {
     private func scheduleIdleCheck(_ client: Client) {
         client.timer = clock.schedule(at: client.lastActivity + limits.idleTimeout) { [weak self, weak client] in
             guard let self, let client, self.clients[ObjectIdentifier(client)] != nil else { return }
+            // A client waiting for an answer being made is not silent: its time counts from the answer.
+            if client.isWaitingForReply { client.lastActivity = self.clock.now }
             guard self.clock.now >= client.lastActivity + self.limits.idleTimeout else {
                 self.scheduleIdleCheck(client)
                 return
@@ -492,8 +500,17 @@ final class ControlServer {
             guard clients[ObjectIdentifier(client)] != nil else { return }
             queue(Array((line.text + "\n").utf8), to: client)
         case .later(let start):
+            guard laterAnswersInFlight < limits.laterAnswersAtOnce else {
+                // Dropping `start` frees what it holds (a screenshot's copy of the frame).
+                let busy = "busy: \(laterAnswersInFlight) answers are being made (screenshots); try again in a moment"
+                log.info("control socket: \(client.peer): \(busy)")
+                queue(Array((Self.errorLine(busy) + "\n").utf8), to: client)
+                return
+            }
+            laterAnswersInFlight += 1
             client.isWaitingForReply = true
             start { [weak self, weak client] line in
+                self?.laterAnswersInFlight -= 1
                 guard let self, let client, self.clients[ObjectIdentifier(client)] != nil else { return }
                 client.isWaitingForReply = false
                 self.queue(Array((line.text + "\n").utf8), to: client)

@@ -111,6 +111,8 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
             var line = JSONLine([("ok", .bool(true)), ("command", .string(request.command))])
             let size = ["big": 200_000, "medium": 2000][request.command] ?? 0
             if size > 0 { line.append("data", .string(String(repeating: "x", count: size))) }
+            // Never answered (a screenshot that takes its time).
+            if request.command == "never" { return .later { _ in } }
             guard request.command == "slow" else { return .now(line) }
             // Made elsewhere, answered 0.2 s later.
             return .later { reply in
@@ -268,6 +270,39 @@ func offMain<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
             clock.advance(to: 121)
             #expect(server.clientCount == 0 && clock.pendingTimers.isEmpty)
             #expect(try await offMain { talker.readAll() } == [closed])
+        }
+    }
+
+    /// A client waiting for an answer being made is not closed as silent (it was, and its slot went to
+    /// another client while its screenshot was still being made).
+    @Test func aClientWaitingForAnAnswerIsNotSilent() async throws {
+        let clock = ManualClock(now: 100)
+        try await serving(clock: clock) { server, path in
+            let waiting = try await offMain { try SocketClient(path: path) }
+            #expect(await eventually { server.clientCount == 1 })
+            #expect(try await offMain { waiting.send(#"{"command":"never"}"# + "\n") })
+            #expect(await eventually { server.laterAnswersInFlight == 1 })
+            clock.advance(to: 115)
+            clock.advance(to: 130)
+            #expect(server.clientCount == 1)
+        }
+    }
+
+    /// Answers made off the main queue are limited: beyond `laterAnswersAtOnce` a request is told to try
+    /// again, and is answered once one is done.
+    @Test func answersMadeElsewhereAreLimited() async throws {
+        var limits = ControlServer.Limits()
+        limits.laterAnswersAtOnce = 1
+        try await serving(limits) { server, path in
+            let (first, second) = try await offMain { (try SocketClient(path: path), try SocketClient(path: path)) }
+            #expect(try await offMain { first.send(#"{"command":"slow"}"# + "\n") })
+            #expect(await eventually { server.laterAnswersInFlight == 1 })
+            #expect(
+                try await offMain { second.ask(#"{"command":"slow"}"#) }
+                    == #"{"ok":false,"error":"busy: 1 answers are being made (screenshots); try again in a moment"}"#)
+            #expect(try await offMain { first.readLine() } == #"{"ok":true,"command":"slow"}"#)
+            #expect(server.laterAnswersInFlight == 0)
+            #expect(try await offMain { second.ask(#"{"command":"slow"}"#) } == #"{"ok":true,"command":"slow"}"#)
         }
     }
 
