@@ -35,6 +35,8 @@ open class Control: View {
 
     private var actions: [(events: Events, handler: @MainActor (Control) -> Void)] = []
     private weak var trackedTouch: Touch?
+    /// Touches that began while it was disabled: the responder chain has them, to their end.
+    private var passedOn: Set<Touch> = []
 
     /// Calls `handler` with the control for each of `events`.
     public func addAction(for events: Events, _ handler: @escaping @MainActor (Control) -> Void) {
@@ -63,9 +65,10 @@ open class Control: View {
     }
 
     /// A single-tap recognizer of another view does not take the control's tap: its own action wins, as
-    /// UIKit's controls do since iOS 6. Recognizers attached to the control itself, and other gestures, may.
+    /// UIKit's controls do since iOS 6. Recognizers attached to the control itself, and other gestures, may;
+    /// and any may when the control is disabled, as it has no action to run.
     override open func gestureRecognizerShouldBegin(_ gestureRecognizer: GestureRecognizer) -> Bool {
-        if gestureRecognizer.view !== self, let tap = gestureRecognizer as? TapGestureRecognizer,
+        if isEnabled, gestureRecognizer.view !== self, let tap = gestureRecognizer as? TapGestureRecognizer,
             tap.numberOfTapsRequired == 1, tap.numberOfTouchesRequired == 1
         {
             return false
@@ -74,7 +77,12 @@ open class Control: View {
     }
 
     override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
-        guard isEnabled, trackedTouch == nil, let touch = touches.first else { return }
+        // Disabled, it ignores touches: they go on up the responder chain (a table cell's row selects).
+        guard isEnabled else {
+            passedOn.formUnion(touches)
+            return super.touchesBegan(touches, with: event)
+        }
+        guard trackedTouch == nil, let touch = touches.first else { return }
         trackedTouch = touch
         isTracking = true
         isHighlighted = true
@@ -82,6 +90,8 @@ open class Control: View {
     }
 
     override open func touchesMoved(_ touches: Set<Touch>, with event: Event) {
+        let others = touches.intersection(passedOn)
+        if !others.isEmpty { super.touchesMoved(others, with: event) }
         guard let touch = trackedTouch, touches.contains(touch) else { return }
         let inside = self.point(inside: touch.location(in: self), with: event)
         isHighlighted = inside
@@ -89,6 +99,11 @@ open class Control: View {
     }
 
     override open func touchesEnded(_ touches: Set<Touch>, with event: Event) {
+        let others = touches.intersection(passedOn)
+        if !others.isEmpty {
+            passedOn.subtract(others)
+            super.touchesEnded(others, with: event)
+        }
         guard let touch = trackedTouch, touches.contains(touch) else { return }
         // Inside as the hit test sees it: a control that widens its touch area (`point(inside:with:)`)
         // fires where its touches land.
@@ -98,6 +113,11 @@ open class Control: View {
     }
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
+        let others = touches.intersection(passedOn)
+        if !others.isEmpty {
+            passedOn.subtract(others)
+            super.touchesCancelled(others, with: event)
+        }
         guard let touch = trackedTouch, touches.contains(touch) else { return }
         endTracking()
         sendActions(for: .touchCancel)

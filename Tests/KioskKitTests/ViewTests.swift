@@ -59,6 +59,30 @@ struct ViewTests {
         #expect(events == ["cancel"])
     }
 
+    /// A disabled control ignores touches (as UIKit's): they go up the responder chain to its superview,
+    /// and a superview's tap recognizer takes the tap; enabled, the control keeps both.
+    @Test func aDisabledControlLeavesTouchesToItsSuperview() {
+        let bed = TestBed()
+        let window = bed.window("main")
+        let row = RecordingView(frame: Rect(x: 0, y: 0, width: 400, height: 200))
+        var rowTaps = 0
+        row.addGestureRecognizer(TapGestureRecognizer { _ in rowTaps += 1 })
+        window.addSubview(row)
+        let button = Button(title: "Pay", frame: Rect(x: 100, y: 100, width: 100, height: 50))
+        var presses = 0
+        button.addAction(for: .touchUpInside) { _ in presses += 1 }
+        row.addSubview(button)
+        button.isEnabled = false
+        let touch = bed.touchDown(at: Point(x: 150, y: 120), time: 1)
+        bed.touch(touch, .ended, time: 1.1)
+        #expect(rowTaps == 1 && presses == 0)
+        #expect(row.calls == ["began 1", "cancelled 1"])  // the recognizer took the tap from the views
+        button.isEnabled = true
+        let again = bed.touchDown(at: Point(x: 150, y: 120), time: 3)
+        bed.touch(again, .ended, time: 3.1)
+        #expect(rowTaps == 1 && presses == 1 && row.calls.count == 2)
+    }
+
     /// Image views take no touches (as UIKit's): an icon on a button leaves the tap to the button.
     @Test func anImageViewOnAButtonLeavesItTheTap() {
         let bed = TestBed()
