@@ -34,6 +34,9 @@ public final class InputRouter {
     /// The device of the last touch-down (for `kiosk calibrate --write`).
     public private(set) var lastTouchDevice: InputDeviceInfo?
     private let screenNamed: ScreenLookup
+    /// Where a screen sits in the layout a mouse's pointer crosses (`[screens.NAME] position`, resolved by
+    /// the runtime by connector and EDID); nil: it stands alone.
+    public var screenPosition: @MainActor (Screen) -> Point? = { _ in nil }
     private var devices: [InputDeviceInfo: DeviceState] = [:]
     private var pointer: (screen: Screen, location: Point)?
     private var pointerTouch: Touch?
@@ -226,15 +229,19 @@ public final class InputRouter {
 
     // MARK: Pointer
 
-    /// Relative motion (a mouse), in libinput's normalized units (about a 1000 dpi mouse's pixels); the
-    /// pointer stays on its screen.
+    /// Relative motion (a mouse), in libinput's normalized units (about a 1000 dpi mouse's pixels): the
+    /// pointer crosses onto the screen its motion reaches among screens with a `position`
+    /// (`PointerLayout`), else it stops at its screen's edge; while the button is down it stays on its screen.
     public func pointerMotion(dx: Double, dy: Double, time: UInt64) {
         let current = pointer ?? (Screen.main, Screen.main.bounds.center)
-        let bounds = current.screen.bounds
-        let moved = Point(
-            x: min(max(current.location.x + dx, bounds.minX), max(bounds.maxX - 1, 0)),
-            y: min(max(current.location.y + dy, bounds.minY), max(bounds.maxY - 1, 0)))
-        movePointer(to: moved, on: current.screen, time: time)
+        let connected = application.connectedScreens
+        let screens = connected.map { screen in
+            PointerLayout.Screen(name: screen.name, position: pointerTouch == nil ? screenPosition(screen) : nil, size: screen.bounds.size)
+        }
+        let (name, location) = PointerLayout.move(
+            from: current.location, on: current.screen.name, by: Point(x: dx, y: dy), among: screens)
+        let screen = connected.first { $0.name == name } ?? current.screen
+        movePointer(to: location, on: screen, time: time)
     }
 
     /// Absolute motion (a tablet), normalized 0...1, on the device's screen.

@@ -118,6 +118,9 @@ public struct ResolvedScreen: Sendable, Equatable {
     public var backlight: String?
     /// The display's own idle timeout in seconds (0 never); nil: the global `idle-timeout`.
     public var idleTimeoutSeconds: Int?
+    /// Where the display sits in the layout of several (`position`), which a mouse's pointer crosses; nil:
+    /// it stands alone.
+    public var position: ScreenConfiguration.Position?
     /// The labels of the file's `[screens.LABEL]` entries that match the display by EDID: names a touch
     /// rule or `primary` may give it besides its connector's.
     public var labels: [String] = []
@@ -150,6 +153,7 @@ extension KioskConfiguration {
         if let primary { resolved.isPrimary = primary == connector || matching.contains { $0.name == primary } }
         resolved.backlight = matching.lazy.compactMap(\.backlight).first
         resolved.idleTimeoutSeconds = matching.lazy.compactMap(\.idleTimeoutSeconds).first
+        resolved.position = matching.lazy.compactMap(\.position).first
         var labels: [String] = []
         for entry in matching where entry.connector == nil && !labels.contains(entry.name) { labels.append(entry.name) }
         resolved.labels = labels

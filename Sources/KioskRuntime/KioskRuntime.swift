@@ -231,6 +231,14 @@ public final class KioskRuntime {
             return display.screens.first { $0.name == connector }
         }
         router.calibrationOff = calibrationOff
+        router.screenPosition = { [weak self] screen in
+            guard let self,
+                let position = self.configuration.screen(
+                    connector: screen.name, edid: display.connectorIdentity(of: screen)?.edid
+                ).position
+            else { return nil }
+            return Point(x: Double(position.x), y: Double(position.y))
+        }
         do {
             let input = try Self.inputBackend.init(context: context, router: router)
             self.input = input

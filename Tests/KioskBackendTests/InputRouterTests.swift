@@ -198,6 +198,61 @@ final class TouchLog: View {
     }
 }
 
+/// Where relative motion takes the pointer among screens with positions (`PointerLayout`), as a table.
+@Suite struct PointerLayoutTests {
+    static let left = PointerLayout.Screen(name: "HDMI-A-1", position: Point(x: 0, y: 0), size: Size(width: 1280, height: 800))
+    static let right = PointerLayout.Screen(name: "HDMI-A-2", position: Point(x: 1280, y: 100), size: Size(width: 1024, height: 768))
+    static let alone = PointerLayout.Screen(name: "DSI-1", position: nil, size: Size(width: 800, height: 480))
+
+    @Test func crossesOntoTheScreenTheMotionReaches() {
+        let screens = [Self.left, Self.right, Self.alone]
+        let rows: [(from: Point, on: String, by: Point, to: String, at: Point)] = [
+            // Within a screen.
+            (Point(x: 100, y: 100), "HDMI-A-1", Point(x: 10, y: -5), "HDMI-A-1", Point(x: 110, y: 95)),
+            // Across the shared edge, into the right screen's coordinates (it sits 100 lower).
+            (Point(x: 1270, y: 400), "HDMI-A-1", Point(x: 20, y: 0), "HDMI-A-2", Point(x: 10, y: 300)),
+            // And back.
+            (Point(x: 5, y: 300), "HDMI-A-2", Point(x: -10, y: 0), "HDMI-A-1", Point(x: 1275, y: 400)),
+            // Beside the right screen but above its top (nothing there): stops at its own edge.
+            (Point(x: 1270, y: 50), "HDMI-A-1", Point(x: 20, y: 0), "HDMI-A-1", Point(x: 1279, y: 50)),
+            // Off every screen: clamped to the one it is on.
+            (Point(x: 10, y: 10), "HDMI-A-1", Point(x: -50, y: -50), "HDMI-A-1", Point(x: 0, y: 0)),
+            (Point(x: 1000, y: 700), "HDMI-A-2", Point(x: 100, y: 100), "HDMI-A-2", Point(x: 1023, y: 767)),
+            // A screen without a position stands alone.
+            (Point(x: 790, y: 240), "DSI-1", Point(x: 500, y: 0), "DSI-1", Point(x: 799, y: 240)),
+        ]
+        for row in rows {
+            let moved = PointerLayout.move(from: row.from, on: row.on, by: row.by, among: screens)
+            #expect(moved.screen == row.to && moved.location == row.at, "\(row)")
+        }
+        // A screen that is gone leaves the pointer where it was.
+        #expect(
+            PointerLayout.move(from: Point(x: 1, y: 2), on: "DP-9", by: Point(x: 5, y: 5), among: screens) == ("DP-9", Point(x: 1, y: 2)))
+    }
+}
+
+@MainActor @Suite struct PointerAcrossScreensTests {
+    /// A mouse's pointer crosses onto the screen beside (the cursor goes with it) and its click is a touch
+    /// there; while the button is down it stays on its screen.
+    @Test func theMouseCrossesToTheNextScreenAndClicksThere() {
+        let bed = InputBed(screens: ["HDMI-A-1", "HDMI-A-2"])
+        bed.router.screenPosition = { screen in screen.name == "HDMI-A-1" ? Point(x: 0, y: 0) : Point(x: 1280, y: 0) }
+        let second = bed.display.screen(named: "HDMI-A-2")
+        let window = Window(screen: second)
+        let log = TouchLog()
+        log.frame = window.bounds
+        window.addSubview(log)
+        window.isHidden = false
+        bed.input.plug(InputDeviceInfo(id: 0, name: "Mouse", sysname: "event3", capabilities: .pointer))
+        bed.router.pointerMotion(dx: 700, dy: 0, time: 1)  // from the first screen's centre (640, 400)
+        #expect(bed.router.cursor.window?.screen === second)
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: true, time: 2)
+        bed.router.pointerMotion(dx: -200, dy: 0, time: 3)  // held: stops at the edge
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: false, time: 4)
+        #expect(log.calls == ["began 60,400", "moved 0,400", "ended 0,400"] && bed.view.calls.isEmpty)
+    }
+}
+
 @MainActor @Suite struct CursorTests {
     static func bed(_ mode: KioskConfiguration.Cursor) -> InputBed {
         var configuration = KioskConfiguration()

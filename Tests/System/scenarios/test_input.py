@@ -128,6 +128,61 @@ def check_a_touch_rule_may_name_a_screen_by_its_label(guest):
         expect(lines[0]["screen"] == "Virtual-1" and abs(lines[0]["x"] - 640) <= 1 and abs(lines[0]["y"] - 400) <= 1, lines[0])
 
 
+# A relative mouse made through uinput by the guest's Python (the bed has no PS/2 mouse): it moves right in
+# steps once `go` exists, clicks once `click` exists, and goes once `done` exists.
+MOUSE = """
+import fcntl, os, struct, sys, time
+folder = sys.argv[1]
+fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+EV_SYN, EV_KEY, EV_REL, BTN_LEFT = 0, 1, 2, 0x110
+fcntl.ioctl(fd, 0x40045564, EV_KEY); fcntl.ioctl(fd, 0x40045565, BTN_LEFT)      # UI_SET_EVBIT, UI_SET_KEYBIT
+fcntl.ioctl(fd, 0x40045564, EV_REL); fcntl.ioctl(fd, 0x40045566, 0); fcntl.ioctl(fd, 0x40045566, 1)  # REL_X, REL_Y
+os.write(fd, struct.pack("80sHHHHI", b"Kiosk Test Mouse", 3, 0x1234, 0x5679, 1, 0) + bytes(4 * 64 * 4))
+fcntl.ioctl(fd, 0x5501)                                                         # UI_DEV_CREATE
+def emit(kind, code, value):
+    os.write(fd, struct.pack("qqHHi", 0, 0, kind, code, value))
+def wait(name):
+    while not os.path.exists(os.path.join(folder, name)):
+        time.sleep(0.05)
+wait("go")
+for _ in range(40):
+    emit(EV_REL, 0, 40); emit(EV_SYN, 0, 0); time.sleep(0.01)
+wait("click")
+emit(EV_KEY, BTN_LEFT, 1); emit(EV_SYN, 0, 0); time.sleep(0.05)
+emit(EV_KEY, BTN_LEFT, 0); emit(EV_SYN, 0, 0)
+wait("done")
+fcntl.ioctl(fd, 0x5502)                                                         # UI_DEV_DESTROY
+"""
+
+
+def check_a_mouse_crosses_to_the_screen_placed_beside(guest):
+    # Virtual-2 sits right of Virtual-1 ([screens.NAME] position): a relative mouse moved far right
+    # (libinput's acceleration makes the distance inexact) crosses onto it, and its click is a touch there.
+    guest.set_head_size(1, 1024, 768)
+    config = Path(guest.job_dir) / "layout.toml"
+    config.write_text('[screens.Virtual-1]\nposition = { x = 0, y = 0 }\n\n[screens.Virtual-2]\nposition = { x = 1280, y = 0 }\n')
+    start(guest, f"--config {guest.guest_path(config)}")
+    wait_for(lambda: [e for e in events("frame") if e["screen"] == "Virtual-2"], "a frame on Virtual-2")
+    flags = Path(guest.job_dir) / "mouse"
+    flags.mkdir(exist_ok=True)
+    script = Path(guest.job_dir) / "mouse.py"
+    script.write_text(MOUSE)
+    mouse = guest.spawn(f"exec python3 -I {guest.guest_path(script)} {guest.guest_path(flags)}")
+    try:
+        kiosk["process"].wait_for_output('"Kiosk Test Mouse"', timeout=30, stderr=True)
+        before = len(events("touch"))
+        (flags / "go").touch()
+        wait_for(lambda: [e for e in events("window.visible") if e["window"] == "cursor"], "the cursor")
+        time.sleep(1)
+        (flags / "click").touch()
+        lines = wait_for(lambda: [e for e in touches_after(before) if e["phase"] == "ended"] and touches_after(before), "a click")
+        expect(lines[0]["screen"] == "Virtual-2", lines[0])
+    finally:
+        (flags / "done").touch()
+        mouse.wait(30)
+    guest.disconnect_head(1)
+
+
 def check_the_tablet_is_a_mouse(guest):
     start(guest)
     before = len(events("touch"))
