@@ -154,7 +154,7 @@ final class PowerManager {
             let reason =
                 self.scheduled[id] == true
                 ? "schedule (idle again after waking)" : "idle for \(formatted(idleTimeout > 0 ? idleTimeout : seconds)) s"
-            self.turn(screen, .off, reason: reason)
+            self.turn(screen, .off, reason: reason, retry: true)
         }
     }
 
@@ -184,9 +184,9 @@ final class PowerManager {
             scheduled[id] = off
             guard off != before else { continue }
             if off, screen.powerState == .on {
-                turn(screen, .off, reason: "schedule")
+                turn(screen, .off, reason: "schedule", retry: true)
             } else if !off, before == true, screen.powerState == .off {
-                turn(screen, .on, reason: "schedule")
+                turn(screen, .on, reason: "schedule", retry: true)
             }
         }
         guard let next = nextChange(after: wall) else { return }
@@ -227,22 +227,50 @@ final class PowerManager {
 
     // MARK: Turning
 
-    /// Turns `screen` on or off for `reason` (the control socket's `power` command comes here too).
+    /// How long a change the schedule or idle wanted and the display refused (a paused session, a busy
+    /// driver) waits before it is tried again.
+    static let retryDelay: TimeInterval = 30
+
+    /// Turns `screen` on or off for `reason` (the control socket's `power` command comes here too, and is
+    /// answered the error). A change of the schedule or idle (`retry`) that fails is tried again after
+    /// `retryDelay` while it is still wanted: without, a refused scheduled off left the screen on all night.
     @discardableResult
-    func turn(_ screen: Screen, _ state: Screen.PowerState, reason: String) -> ScreenError? {
+    func turn(_ screen: Screen, _ state: Screen.PowerState, reason: String, retry: Bool = false) -> ScreenError? {
         // A screen that went off dimmed lights at the level it had before (set first: the panel then comes
         // on at that level rather than dim for a moment).
         if state == .on, screen.powerState == .off { undim(screen) }
         do {
             try screen.setPower(state, reason: reason)
         } catch {
-            log.error("\(error)")
+            log.error(
+                "\(screen.name) \(state.rawValue) (\(reason)) failed: \(error)\(retry ? "; trying again in \(formatted(Self.retryDelay)) s" : "")"
+            )
+            if retry { scheduleRetry(screen, state, reason: reason) }
             return error
         }
         reasons[ObjectIdentifier(screen)] = state == .off ? reason : nil
         log.notice("\(screen.name) \(state.rawValue): \(reason)")
         if state == .on { restartIdleTimer(screen) } else { timers.removeValue(forKey: ObjectIdentifier(screen))?.cancel() }
         return nil
+    }
+
+    /// Tries `state` again after `retryDelay` in the screen's one timer, if the schedule or idle still
+    /// wants it then (input since restarts the idle timer instead; a schedule that changed its mind wins).
+    private func scheduleRetry(_ screen: Screen, _ state: Screen.PowerState, reason: String) {
+        let id = ObjectIdentifier(screen)
+        let clock = application.clock
+        timers[id] = clock.schedule(at: clock.now + Self.retryDelay) { [weak self, weak screen] in
+            guard let self, let screen, screen.isConnected else { return }
+            self.timers[id] = nil
+            // The schedule's own change is wanted while the schedule still says so; idle's while nothing
+            // changed the screen (input would have replaced this timer).
+            let wanted = screen.powerState != state && (reason != "schedule" || self.scheduled[id] == (state == .off))
+            if wanted {
+                self.turn(screen, state, reason: reason, retry: true)
+            } else if screen.powerState == .on {
+                self.restartIdleTimer(screen)
+            }
+        }
     }
 
     // MARK: Clocks

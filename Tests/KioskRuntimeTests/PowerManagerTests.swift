@@ -210,6 +210,39 @@ struct PowerScheduleRuntimeTests {
         #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule (idle again after waking)")
     }
 
+    /// A scheduled change the display refuses (a paused session) is tried again every 30 s while the
+    /// schedule wants it; a refused idle off likewise, until input comes.
+    @Test func aRefusedChangeIsTriedAgain() {
+        struct Refused: Error {}
+        let clocks = Clocks(startingAt: 22 * 3600 - 60)
+        let nightly = PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: 22 * 60, on: 7 * 60)
+        let (application, screen, power, backend) = bed(clocks, schedules: [nightly], idle: 300)
+        defer {
+            power.stop()
+            withExtendedLifetime(backend) {}
+        }
+        backend.failure = Refused()
+        clocks.monotonic.advance(by: 60)
+        #expect(screen.powerState == .on)
+        clocks.monotonic.advance(by: 30)
+        #expect(screen.powerState == .on)  // refused again
+        backend.failure = nil
+        clocks.monotonic.advance(by: 30)
+        #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule")
+        // Idle: refused, then input before the retry: the retry is gone, the idle time counts again.
+        clocks.monotonic.advance(to: 1000 + 9 * 3600 + 60)  // 07:00: on by the schedule
+        #expect(screen.powerState == .on)
+        backend.failure = Refused()
+        clocks.monotonic.advance(by: 300)  // 07:05: idle, refused
+        #expect(screen.powerState == .on)
+        tap(application, screen, at: clocks.monotonic.now)
+        backend.failure = nil
+        clocks.monotonic.advance(by: 299)
+        #expect(screen.powerState == .on)
+        clocks.monotonic.advance(by: 1)
+        #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "idle for 300 s")
+    }
+
     @Test func withoutWakeDuringScheduleATouchIsSwallowedAndTheScreenStaysOff() {
         let clocks = Clocks(startingAt: 22 * 3600 + 60)
         let nightly = PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: 22 * 60, on: 6 * 60)
