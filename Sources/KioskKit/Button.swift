@@ -19,6 +19,15 @@ open class Button: Control {
         self.title = title
     }
 
+    /// The image and the title side by side, at their natural sizes (the title on one line).
+    override open func sizeThatFits(_ size: Size) -> Size {
+        let title = (title ?? "").isEmpty ? nil : TextLayout(text: title ?? "", font: font, maxLines: 1)
+        let imageSize = image?.size ?? .zero
+        let spacing = imageSize.width > 0 && title != nil ? imageTitleSpacing : 0
+        let titleSize = title.map { Size(width: $0.size.width.rounded(.up), height: $0.size.height.rounded(.up)) } ?? .zero
+        return Size(width: imageSize.width + spacing + titleSize.width, height: max(imageSize.height, titleSize.height))
+    }
+
     /// The title's colour in the current state.
     public var currentTitleColor: Color {
         let color = isHighlighted ? (highlightedTitleColor ?? titleColor.withAlphaComponent(titleColor.alpha * 0.6)) : titleColor

@@ -31,6 +31,9 @@ open class ImageView: View {
         self.image = image
     }
 
+    /// The image's size (as `UIImageView`'s), else the current size.
+    override open func sizeThatFits(_ size: Size) -> Size { image?.size ?? bounds.size }
+
     /// Where the image lands in bounds coordinates.
     public func imageRect() -> Rect? {
         guard let image, image.width > 0, image.height > 0 else { return nil }

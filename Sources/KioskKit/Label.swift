@@ -31,15 +31,9 @@ open class Label: View {
 
     /// The size the text needs: a label of several lines (`numberOfLines` not 1) wraps within `size`'s
     /// width when it has one; a one-line label takes the whole line, as UIKit's.
-    public func sizeThatFits(_ size: Size) -> Size {
+    override open func sizeThatFits(_ size: Size) -> Size {
         let layout = textLayout(width: numberOfLines != 1 && size.width > 0 ? size.width : nil)
         return Size(width: layout.size.width.rounded(.up), height: layout.size.height.rounded(.up))
-    }
-
-    /// Resizes the label to fit its text within its current width (`sizeThatFits(bounds.size)`, as UIKit),
-    /// keeping its origin.
-    public func sizeToFit() {
-        frame = Rect(origin: frame.origin, size: sizeThatFits(bounds.size))
     }
 
     override open func draw(_ rect: Rect) {

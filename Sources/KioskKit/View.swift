@@ -344,6 +344,15 @@ open class View: Responder {
 
     // MARK: Layout
 
+    /// The size the view would like within `size` (as `UIView.sizeThatFits(_:)`); the default is its current
+    /// size. Labels, buttons and image views say what their content needs; override it for your own views.
+    open func sizeThatFits(_ size: Size) -> Size { bounds.size }
+
+    /// Resizes the view to `sizeThatFits(bounds.size)`, keeping its origin (as `UIView.sizeToFit()`).
+    open func sizeToFit() {
+        frame = Rect(origin: frame.origin, size: sizeThatFits(bounds.size))
+    }
+
     /// Asks for `layoutSubviews` before the next frame.
     public func setNeedsLayout() {
         needsLayout = true

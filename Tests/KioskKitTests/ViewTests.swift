@@ -296,6 +296,29 @@ struct ViewTests {
         #expect(root.viewWithTag(8) == nil)
     }
 
+    /// Every view answers `sizeThatFits` (its current size by default) and an app's own view can override
+    /// it for `sizeToFit`; an image view and a button say what their content needs.
+    @Test func sizeThatFitsIsEveryViewsAndOverridable() {
+        final class Badge: View {
+            override func sizeThatFits(_ size: Size) -> Size { Size(width: 30, height: 20) }
+        }
+        let plain = View(frame: Rect(x: 5, y: 5, width: 10, height: 10))
+        plain.sizeToFit()
+        #expect(plain.frame == Rect(x: 5, y: 5, width: 10, height: 10))
+        let badge = Badge(frame: Rect(x: 5, y: 5, width: 1, height: 1))
+        badge.sizeToFit()
+        #expect(badge.frame == Rect(x: 5, y: 5, width: 30, height: 20))
+        let icon = ImageView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        icon.image = Bitmap(width: 24, height: 16)
+        icon.sizeToFit()
+        #expect(icon.bounds.size == Size(width: 24, height: 16))
+        let button = Button(title: "Pay", frame: .zero)
+        let title = Label(text: "Pay", font: button.font).sizeThatFits(.zero)
+        button.image = Bitmap(width: 20, height: 40)
+        button.sizeToFit()
+        #expect(button.bounds.size == Size(width: 20 + button.imageTitleSpacing + title.width, height: max(40, title.height)))
+    }
+
     /// `sizeToFit` fits within the current width (`sizeThatFits(bounds.size)`): a label of several lines
     /// wraps there; a one-line label takes its whole line.
     @Test func sizeToFitWrapsWithinTheLabelsWidth() {
