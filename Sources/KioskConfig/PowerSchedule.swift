@@ -11,6 +11,13 @@ public struct PowerConfiguration: Sendable, Equatable {
         self.wakeDuringSchedule = wakeDuringSchedule
     }
 
+    /// The schedules without where they were written (see `ScreenConfiguration.ignoringWhereWritten`).
+    public var ignoringWhereWritten: PowerConfiguration {
+        var copy = self
+        for index in copy.schedules.indices { copy.schedules[index].location = nil }
+        return copy
+    }
+
     /// Whether the schedules say `screen` is off at local `time`.
     public func isScheduledOff(_ screen: String, at time: LocalTime) -> Bool {
         schedules.contains { $0.applies(to: screen) && $0.isOff(at: time) }

@@ -94,6 +94,15 @@ public struct ScreenConfiguration: Sendable, Equatable {
         self.modeLocation = modeLocation
     }
 
+    /// The entry without where it was written: two entries are the same settings when these are equal (a
+    /// reload that only moved lines or edited comments changes nothing).
+    public var ignoringWhereWritten: ScreenConfiguration {
+        var copy = self
+        copy.location = nil
+        copy.modeLocation = nil
+        return copy
+    }
+
     /// Whether this entry applies to the display on `connector` with the given EDID identity.
     public func matches(connector: String, make: String?, model: String?, serial: String?) -> Bool {
         if let ownConnector = self.connector, ownConnector != connector { return false }

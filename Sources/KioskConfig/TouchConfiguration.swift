@@ -100,6 +100,13 @@ public struct TouchConfiguration: Sendable, Equatable {
     /// The line where the entry starts.
     public var line: Int? { location?.line }
 
+    /// The rule without where it was written (see `ScreenConfiguration.ignoringWhereWritten`).
+    public var ignoringWhereWritten: TouchConfiguration {
+        var copy = self
+        copy.location = nil
+        return copy
+    }
+
     public init(match: Match, screen: String, calibration: [Double]? = nil, location: FilePosition? = nil) {
         self.match = match
         self.screen = screen

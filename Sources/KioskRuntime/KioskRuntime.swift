@@ -351,11 +351,16 @@ public final class KioskRuntime {
     nonisolated static func changes(from old: KioskConfiguration, to new: KioskConfiguration) -> [Change] {
         var changes = KioskConfiguration.settings.filter { $0.value(in: old) != $0.value(in: new) }.map { ($0.key, $0.reload) }
         // What the settings' spelling does not show: whole screen sections (EDID, position), calibrations.
-        if old.screens != new.screens, !changes.contains(where: { ["mode", "rotation", "backlight"].contains($0.0) }) {
+        // Where an entry was written is no setting: moved lines or edited comments change nothing.
+        if old.screens.map(\.ignoringWhereWritten) != new.screens.map(\.ignoringWhereWritten),
+            !changes.contains(where: { ["mode", "rotation", "backlight"].contains($0.0) })
+        {
             changes.append(("screens", .live))
         }
-        if old.touch != new.touch, !changes.contains(where: { $0.0 == "touch" }) { changes.append(("touch", .live)) }
-        if old.power != new.power { changes.append(("power", .live)) }
+        if old.touch.map(\.ignoringWhereWritten) != new.touch.map(\.ignoringWhereWritten), !changes.contains(where: { $0.0 == "touch" }) {
+            changes.append(("touch", .live))
+        }
+        if old.power.ignoringWhereWritten != new.power.ignoringWhereWritten { changes.append(("power", .live)) }
         if old.appSettings != new.appSettings { changes.append(("app-settings", .restart)) }
         return changes.map { (key: $0.0, reload: $0.1) }
     }

@@ -33,7 +33,7 @@ final class PowerManager {
     private var timeoutsInUse: [ObjectIdentifier: TimeInterval] = [:]
     /// The schedules and whether input wakes a screen they turned off.
     var power: PowerConfiguration {
-        didSet { if power != oldValue { followSchedule() } }
+        didSet { if power.ignoringWhereWritten != oldValue.ignoringWhereWritten { followSchedule() } }
     }
     /// Why each screen that is off went off (for the log and the trace, and to know what a touch may undo).
     private(set) var reasons: [ObjectIdentifier: String] = [:]

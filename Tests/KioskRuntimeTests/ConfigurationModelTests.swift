@@ -126,6 +126,28 @@ import Testing
         #expect(KioskRuntime.changes(from: old, to: new).map(\.key) == ["touch"])
     }
 
+    /// A file edited only in its comments and layout changes nothing (every section had moved a line
+    /// down, and the reload reported screens, touch and power applied).
+    @Test func movedLinesAndCommentsAreNoChange() throws {
+        let text = """
+            [screens.HDMI-A-1]
+            mode = "1920x1080"
+            [[touch]]
+            match = "ILITEK*"
+            screen = "HDMI-A-1"
+            [[power.schedule]]
+            days = "daily"
+            off = "22:00"
+            on = "07:00"
+            """
+        let old = try KioskConfiguration.parse(text: text).get()
+        let new = try KioskConfiguration.parse(text: "# the lobby's kiosk\n\n" + text).get()
+        #expect(old.screens != new.screens)  // the same settings, written two lines lower
+        #expect(KioskRuntime.changes(from: old, to: new).isEmpty)
+        let moved = try KioskConfiguration.parse(text: text.replacingOccurrences(of: "22:00", with: "23:00")).get()
+        #expect(KioskRuntime.changes(from: old, to: moved).map(\.key) == ["power"])
+    }
+
     /// Every key of the file is documented in the example file, and every flag in `kiosk run --help`.
     @Test func everySettingIsDocumented() throws {
         let example = try String(
