@@ -184,15 +184,38 @@ public final class HeadlessDisplay: DisplayBackend {
 
     private func writeSnapshot(of output: Output) {
         guard let buffer = output.buffer, let path = snapshotPath(of: output.screen) else { return }
-        // Write beside and rename, so a reader never sees half a PNG.
+        // Write beside and rename, so a reader never sees half a PNG. The file beside is made new
+        // (O_EXCL, O_NOFOLLOW): a link planted at its name is removed, never written through.
         let temporary = path + ".tmp"
         do {
-            try buffer.writePNG(to: temporary)
+            let bytes = try buffer.pngData()
+            try Self.writeNew(temporary, bytes)
             if rename(temporary, path) != 0 {
                 log.error("could not rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
+                unlink(temporary)
             }
         } catch {
             log.error("could not write snapshot of \(output.screen.name): \(error)")
+        }
+    }
+
+    /// Writes `bytes` into a file made at `path`; one left there by a run that stopped midway (or a link
+    /// put there) is removed first, as the name is this backend's own.
+    private static func writeNew(_ path: String, _ bytes: [UInt8]) throws(SystemCallError) {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        var fd = open(path, flags, 0o644)
+        if fd < 0, errno == EEXIST {
+            unlink(path)
+            fd = open(path, flags, 0o644)
+        }
+        guard fd >= 0 else { throw SystemCallError(operation: "open \(path)", errno: errno) }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw SystemCallError(operation: "write \(path)", errno: errno) }
+            written += count
         }
     }
 }

@@ -84,6 +84,22 @@ import Testing
         #expect(result.stderr.contains("headless"))
     }
 
+    /// A link planted at the name a snapshot is written under first is removed, never written through:
+    /// the file it points to keeps its bytes (cairo's fopen truncated it).
+    @Test func aSnapshotNeverWritesThroughALink() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let victim = folder.appendingPathComponent("victim.txt")
+        try "keep me\n".write(to: victim, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("HEADLESS-1.png.tmp"), withDestinationURL: victim)
+        let result = try Self.kiosk(["run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "0.3"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me\n")
+        #expect(try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-1.png").path).width > 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("HEADLESS-1.png.tmp").path))
+    }
+
     @Test func badHeadlessScreenIsAClearError() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
