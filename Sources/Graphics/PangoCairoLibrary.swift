@@ -82,6 +82,7 @@ let pango_layout_get_iter = PangoCairoLibrary.shared.functions.pango_layout_get_
 let pango_layout_get_line_count = PangoCairoLibrary.shared.functions.pango_layout_get_line_count!
 let pango_layout_get_line_readonly = PangoCairoLibrary.shared.functions.pango_layout_get_line_readonly!
 let pango_layout_get_unknown_glyphs_count = PangoCairoLibrary.shared.functions.pango_layout_get_unknown_glyphs_count!
+let pango_layout_is_ellipsized = PangoCairoLibrary.shared.functions.pango_layout_is_ellipsized!
 let pango_layout_iter_free = PangoCairoLibrary.shared.functions.pango_layout_iter_free!
 let pango_layout_iter_get_line_extents = PangoCairoLibrary.shared.functions.pango_layout_iter_get_line_extents!
 let pango_layout_iter_next_line = PangoCairoLibrary.shared.functions.pango_layout_iter_next_line!

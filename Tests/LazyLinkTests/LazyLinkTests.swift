@@ -1,4 +1,5 @@
 import CLazyLink
+import Foundation
 import Glibc
 import Graphics
 import LazyLink
@@ -70,5 +71,43 @@ import XKB
         try LibInputLibrary.shared.load()
         try XKBCommonLibrary.shared.load()
         try LibSeatLibrary.shared.load()
+    }
+
+    /// Each wrapper calls its lazily loaded library only through its table: every function in the table
+    /// has its Swift binding (`let name = Library.shared.functions.name!`), and every call of the library's
+    /// prefix in the wrapper's sources is one of them. A call bound to the C declaration links the library
+    /// at exec (the release build's footprint check caught it twice: xkb_keymap_key_repeats,
+    /// pango_layout_is_ellipsized).
+    @Test(arguments: [
+        (
+            "CLazyPangoCairo/include/lazy_pangocairo.h", "Graphics", "PangoCairoLibrary.swift", #"\b(pango|cairo|g)_[a-z0-9_]+\("#,
+            ["cairo_rectangle_t"]
+        ),
+        ("CLazyXKBCommon/include/lazy_xkbcommon.h", "XKB", "XKBCommonLibrary.swift", #"\bxkb_[a-z0-9_]+\("#, ["xkb_rule_names"]),
+        (
+            "CLazyLibSeat/include/lazy_libseat.h", "Seat", "LibSeatLibrary.swift", #"\blibseat_[a-z0-9_]+\("#,
+            ["libseat_log_level", "libseat_seat_listener"]
+        ),
+        (
+            "CLazyLibInput/include/lazy_libinput.h", "LibInput", "LibInputLibrary.swift", #"\blibinput_[a-z0-9_]+\("#,
+            ["libinput_interface", "libinput_log_priority"]
+        ),
+    ])
+    func everyCallGoesThroughTheTable(header: String, module: String, bindings: String, calls: String, types: [String]) throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let table = try String(contentsOf: sources.appendingPathComponent(header), encoding: .utf8)
+        let listed = Set(table.matches(of: try Regex(#"F\(([a-z0-9_]+)\)"#)).compactMap { $0.output[1].substring.map(String.init) })
+        let bound = try String(contentsOf: sources.appendingPathComponent(module).appendingPathComponent(bindings), encoding: .utf8)
+        let lets = Set(bound.matches(of: try Regex(#"(?m)^let ([a-z0-9_]+) = "#)).compactMap { $0.output[1].substring.map(String.init) })
+        #expect(listed.subtracting(lets).isEmpty, "in the table without a binding: \(listed.subtracting(lets).sorted())")
+        #expect(lets.subtracting(listed).isEmpty, "bound but not in the table: \(lets.subtracting(listed).sorted())")
+        let pattern = try Regex(calls)
+        let folder = sources.appendingPathComponent(module)
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") && file != bindings {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let called = Set(text.matches(of: pattern).map { String(text[$0.range].dropLast()) }).subtracting(types)
+            #expect(called.subtracting(listed).isEmpty, "\(module)/\(file) calls outside the table: \(called.subtracting(listed).sorted())")
+        }
     }
 }
