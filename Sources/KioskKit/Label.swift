@@ -32,6 +32,8 @@ open class Label: View {
     /// The size the text needs: a label of several lines (`numberOfLines` not 1) wraps within `size`'s
     /// width when it has one; a one-line label takes the whole line, as UIKit's.
     override open func sizeThatFits(_ size: Size) -> Size {
+        // No text takes no room (pango measures an empty line a line tall).
+        guard !text.isEmpty else { return .zero }
         let layout = textLayout(width: numberOfLines != 1 && size.width > 0 ? size.width : nil)
         return Size(width: layout.size.width.rounded(.up), height: layout.size.height.rounded(.up))
     }
