@@ -208,6 +208,11 @@ extension KioskConfiguration {
     /// its whole path (`screens.DP-1.mode`, where the line itself says only `mode`).
     private static func syntaxProblem(_ error: TOML.SyntaxError, path: String) -> ConfigProblem {
         let origin = ConfigProblem.Origin.file(path: path, line: error.line, column: error.column)
+        if let key = error.valuePath {
+            // A number that cannot be read names its setting and, for a setting of the kiosk's, what it takes.
+            let setting = settings.first { $0.key == key.description && $0.fileForm != .none }
+            return ConfigProblem(.invalidValue, origin, keyPath: key.description, message: error.message, valid: setting?.valid(.open))
+        }
         guard let redefinition = error.redefinition else { return .syntax(origin, error.message) }
         return ConfigProblem(
             .duplicate, origin, keyPath: redefinition.path.description, message: "defined twice; first at line \(redefinition.firstLine)")

@@ -53,13 +53,13 @@ import Testing
             ])
     }
 
-    /// Dates that made toml++ assert (found by the differential test): plain syntax errors.
+    /// Dates that made toml++ assert (found by the differential test): errors naming the key they were for.
     @Test(arguments: [
         ("d = 1979-05-27 7", "invalid date-time 1979-05-27 7: times are written HH:MM:SS, with seconds (07:32:00)"),
         ("d = 0000-12-05tf06:39:20z", "invalid date-time 0000-12-05tf06:39:20z: times are written HH:MM:SS, with seconds (07:32:00)"),
     ])
     func malformedDates(text: String, message: String) {
-        #expect(messages("[app-settings]\n" + text) == ["/etc/kiosk/kiosk.toml:2:5: " + message])
+        #expect(messages("[app-settings]\n" + text) == ["/etc/kiosk/kiosk.toml:2:5: app-settings.d: " + message])
     }
 
     @Test func syntaxErrorInAValue() {
@@ -69,11 +69,14 @@ import Testing
             ])
     }
 
-    @Test func integerTooLargeIsASyntaxError() {
+    /// A number too large to read names its setting and what the setting takes (it named neither).
+    @Test func integerTooLargeNamesItsSetting() {
         #expect(
             messages("hotplug-debounce-ms = 99999999999999999999") == [
-                "/etc/kiosk/kiosk.toml:1:23: 99999999999999999999 does not fit in 64 bits"
+                "/etc/kiosk/kiosk.toml:1:23: hotplug-debounce-ms: 99999999999999999999 does not fit in 64 bits; valid: 0 to 60000 (milliseconds)"
             ])
+        #expect(
+            messages("[app-settings]\nx = 1e400") == ["/etc/kiosk/kiosk.toml:2:5: app-settings.x: 1e400 is too large for a 64-bit float"])
     }
 
     @Test func notUTF8() {

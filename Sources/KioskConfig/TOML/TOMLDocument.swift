@@ -143,6 +143,8 @@ enum TOML {
         /// For a key or table defined twice: its whole path (`screens.DP-1.mode`, where the line itself may
         /// say only `mode`) and the line of the first definition.
         var redefinition: Redefinition?
+        /// For a number or date that cannot be read (too large, malformed): the key it was for.
+        var valuePath: ConfigKeyPath?
 
         struct Redefinition: Sendable, Equatable {
             var path: ConfigKeyPath

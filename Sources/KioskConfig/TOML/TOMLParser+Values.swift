@@ -18,7 +18,14 @@ extension TOML.Parser {
         case Byte.openBrace:
             return try parseInlineTable(depth: depth, path: path)
         case UInt8(ascii: "0")...UInt8(ascii: "9"), Byte.plus, Byte.minus, UInt8(ascii: "i"), UInt8(ascii: "n"):
-            return try parseNumberOrDate()
+            do {
+                return try parseNumberOrDate()
+            } catch {
+                // The message can then name the setting and what it takes (`1e400` alone says neither).
+                var tagged = error
+                tagged.valuePath = tagged.valuePath ?? path
+                throw tagged
+            }
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), Byte.underscore:
             let begin = index
             while index < bytes.count, TOML.isBareKeyByte(bytes[index]) { index += 1 }
