@@ -146,10 +146,6 @@ public enum CalibrationWriter {
         guard let first = line.firstIndex(where: { !isBlank($0) }), let last = line.lastIndex(where: { !isBlank($0) }) else { return "" }
         return line[first...last]
     }
-
-    private static func normalized(_ line: String) -> String {
-        line.filter { $0 != " " && $0 != "\t" }
-    }
 }
 
 /// Why a calibration was not saved; nothing was written.
