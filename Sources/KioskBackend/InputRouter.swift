@@ -234,6 +234,12 @@ public final class InputRouter {
     /// (`PointerLayout`), else it stops at its screen's edge; while the button is down it stays on its screen.
     public func pointerMotion(dx: Double, dy: Double, time: UInt64) {
         let current = pointer ?? (Screen.main, Screen.main.bounds.center)
+        let moved = Point(x: current.location.x + dx, y: current.location.y + dy)
+        // Most motion stays inside its screen, where `PointerLayout` changes nothing: the layout (each
+        // screen's position resolved from the configuration) is made only for motion that reaches an edge.
+        if current.screen.isConnected, PointerLayout.clamped(moved, to: current.screen.bounds.size) == moved {
+            return movePointer(to: moved, on: current.screen, time: time)
+        }
         let connected = application.connectedScreens
         let screens = connected.map { screen in
             PointerLayout.Screen(name: screen.name, position: pointerTouch == nil ? screenPosition(screen) : nil, size: screen.bounds.size)

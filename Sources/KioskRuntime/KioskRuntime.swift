@@ -225,18 +225,16 @@ public final class KioskRuntime {
     private func startInput() {
         guard let display, input == nil else { return }
         let router = InputRouter(application: application, configuration: configuration) { [weak self] name in
-            // A touch rule's screen: a connector name, else a label of the file matched by EDID.
+            // A touch rule's screen: a connector name, else a label of the file matched by EDID, looked for
+            // only then (this runs for every touch event).
+            if let screen = display.screens.first(where: { $0.name == name }) { return screen }
             let connected = display.screens.filter(\.isConnected).map { ($0.name, display.connectorIdentity(of: $0)?.edid) }
             guard let connector = self?.configuration.connector(for: name, among: connected) else { return nil }
             return display.screens.first { $0.name == connector }
         }
         router.calibrationOff = calibrationOff
         router.screenPosition = { [weak self] screen in
-            guard let self,
-                let position = self.configuration.screen(
-                    connector: screen.name, edid: display.connectorIdentity(of: screen)?.edid
-                ).position
-            else { return nil }
+            guard let self, let position = self.settings(of: screen, in: self.configuration).position else { return nil }
             return Point(x: Double(position.x), y: Double(position.y))
         }
         do {
@@ -365,13 +363,15 @@ public final class KioskRuntime {
         return changes.map { (key: $0.0, reload: $0.1) }
     }
 
-    /// Each screen's own `idle-timeout` in `configuration`, found like its other settings: by connector name
-    /// and, where the backend reads one, by the display's EDID identity.
+    /// What `configuration` says about `screen`: found by its connector name and, where the backend reads
+    /// one, by its display's EDID identity.
+    private func settings(of screen: Screen, in configuration: KioskConfiguration) -> ResolvedScreen {
+        configuration.screen(connector: screen.name, edid: display?.connectorIdentity(of: screen)?.edid)
+    }
+
+    /// Each screen's own `idle-timeout` in `configuration`, found like its other settings (`settings(of:in:)`).
     private func screenIdleTimeouts(_ configuration: KioskConfiguration) -> @MainActor (Screen) -> TimeInterval? {
-        { [weak display] screen in
-            configuration.screen(connector: screen.name, edid: display?.connectorIdentity(of: screen)?.edid).idleTimeoutSeconds
-                .map(TimeInterval.init)
-        }
+        { [weak self] screen in self?.settings(of: screen, in: configuration).idleTimeoutSeconds.map(TimeInterval.init) }
     }
 
     /// What `systemctl status` shows: the screens and their modes, and a fallback to headless first.
