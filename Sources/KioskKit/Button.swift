@@ -21,11 +21,19 @@ open class Button: Control {
 
     /// The image and the title side by side, at their natural sizes (the title on one line).
     override open func sizeThatFits(_ size: Size) -> Size {
-        let title = (title ?? "").isEmpty ? nil : TextLayout(text: title ?? "", font: font, maxLines: 1)
+        let title = titleLayout()
         let imageSize = image?.size ?? .zero
         let spacing = imageSize.width > 0 && title != nil ? imageTitleSpacing : 0
         let titleSize = title.map { Size(width: $0.size.width.rounded(.up), height: $0.size.height.rounded(.up)) } ?? .zero
         return Size(width: imageSize.width + spacing + titleSize.width, height: max(imageSize.height, titleSize.height))
+    }
+
+    /// The title on one line in its current colour, ending in "…" at `width` (nil: whole); nil without one.
+    private func titleLayout(width: Double? = nil) -> TextLayout? {
+        guard let title, !title.isEmpty else { return nil }
+        return TextLayout(
+            text: title, font: font, color: currentTitleColor, alignment: .left, lineBreakMode: .truncatingTail, width: width,
+            maxLines: 1)
     }
 
     /// The title's colour in the current state.
@@ -54,14 +62,7 @@ open class Button: Control {
         let spacing = imageSize.width > 0 && hasTitle ? imageTitleSpacing : 0
         // One line; a title longer than the room beside the image ends in "…" (it ran past the edge).
         let room = max(bounds.width - imageSize.width - spacing, 1)
-        let layout = title.flatMap { title -> TextLayout? in
-            guard !title.isEmpty else { return nil }
-            let whole = TextLayout(text: title, font: font, color: currentTitleColor, alignment: .left, maxLines: 1)
-            guard whole.size.width > room else { return whole }
-            return TextLayout(
-                text: title, font: font, color: currentTitleColor, alignment: .left, lineBreakMode: .truncatingTail, width: room,
-                maxLines: 1)
-        }
+        let layout = titleLayout().flatMap { whole in whole.size.width > room ? titleLayout(width: room) : whole }
         let textWidth = min(layout?.size.width ?? 0, room)
         var x = (bounds.midX - (imageSize.width + spacing + textWidth) / 2).rounded()
         if let image, imageSize.width > 0 {

@@ -22,11 +22,11 @@ open class Label: View {
         self.font = font
     }
 
-    /// The text laid out for `width` (nil: one line per paragraph, no wrapping).
-    public func textLayout(width: Double?) -> TextLayout {
+    /// The text laid out for `width` (nil: one line per paragraph, no wrapping), in at most `maxHeight`.
+    public func textLayout(width: Double?, maxHeight: Double? = nil) -> TextLayout {
         TextLayout(
             text: text, font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode,
-            width: width, maxLines: max(numberOfLines, 0))
+            width: width, maxLines: max(numberOfLines, 0), maxHeight: maxHeight)
     }
 
     /// The size the text needs: a label of several lines (`numberOfLines` not 1) wraps within `size`'s
@@ -41,9 +41,7 @@ open class Label: View {
     override open func draw(_ rect: Rect) {
         guard !text.isEmpty, let context = DrawingContext.current else { return }
         // As UIKit's: the lines that fit in the bounds (and numberOfLines), the last of them truncated.
-        let layout = TextLayout(
-            text: text, font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode,
-            width: bounds.width, maxLines: max(numberOfLines, 0), maxHeight: bounds.height)
+        let layout = textLayout(width: bounds.width, maxHeight: bounds.height)
         let top = ((bounds.height - layout.size.height) / 2).rounded()
         context.draw(layout, at: Point(x: bounds.minX, y: bounds.minY + top))
     }
