@@ -14,6 +14,12 @@ import Logging
 /// on it, so idle blanking normally only blanks the picture. A screen whose TV was sent to standby wakes
 /// it whatever turns the screen on again (a touch after a scheduled off included). Problems (no adapter,
 /// a message nobody acknowledged) are logged with the adapter and the reason, never fatal.
+///
+/// Many TVs drop hotplug detect in standby, so the kernel reports their connector disconnected and the
+/// screen goes away. A screen that disconnects with its TV in standby keeps its adapter open
+/// (`wakeDisconnected`): the schedule's `on` or `kiosk power on` sends Image View On anyway, which the CEC
+/// specification allows without hotplug detect. Active Source follows when the TV raises hotplug detect
+/// and the screen connects again.
 @MainActor
 public final class CECController {
     /// One message the controller sent or tried to send, for the log, the trace and tests.
@@ -50,9 +56,10 @@ public final class CECController {
     public nonisolated static let standardReasons: Set<String> = ["schedule", "control"]
     /// What `cec-on-idle = true` adds.
     public nonisolated static let idleReason = "idle"
-    /// Seconds between looks for the physical address Active Source needs after a wake (a TV that dropped
-    /// hotplug detect in standby raises it once it is on), and how many looks.
-    static let activeSourceRetry: (interval: Double, attempts: Int) = (1, 15)
+    /// Seconds between looks for the addresses a message needs, and how many looks: Active Source after a
+    /// wake (a TV that dropped hotplug detect in standby raises it once it is on), Standby while the
+    /// adapter is still claiming its logical address (a kiosk that starts inside a scheduled off).
+    static let addressRetry: (interval: Double, attempts: Int) = (1, 15)
 
     /// The reasons this controller follows (see `standardReasons`).
     public var followedReasons: Set<String>
@@ -72,9 +79,13 @@ public final class CECController {
     private var announced: [ObjectIdentifier: String] = [:]
     /// Screens whose TV was sent to standby and not woken since.
     private var inStandby: Set<ObjectIdentifier> = []
+    /// Screens that disconnected with their TV in standby, by connector name: the adapter (kept open) and
+    /// why the TV was woken since, if it was (Active Source then follows the reconnection).
+    private var dormant: [String: (path: String, wokenFor: String?)] = [:]
     /// Transmissions waiting for their result, by adapter path and sequence number.
     private var pending: [String: [UInt32: Transmission]] = [:]
-    private var activeSourceTimers: [ObjectIdentifier: FrameTimer] = [:]
+    /// Each screen's message waiting for the adapter's addresses (`sendOnceAddressed`).
+    private var addressTimers: [ObjectIdentifier: FrameTimer] = [:]
     private var observations: [NotificationObservation] = []
     private let log = Logger(label: "kiosk.cec")
 
@@ -129,16 +140,21 @@ public final class CECController {
     public func reconfigure(_ configuration: KioskConfiguration) {
         self.configuration = configuration
         followedReasons = Self.reasons(for: configuration)
+        // A TV whose screen is away stays in reach unless HDMI-CEC was turned off for it (by connector
+        // name: a label needs the display's EDID, which a disconnected screen does not give).
+        dormant = dormant.filter { configuration.screen(connector: $0.key, edid: nil).cec != .off }
         assign(application.connectedScreens)
+        closeUnused()
     }
 
     public func stop() {
         observations.removeAll()
-        for timer in activeSourceTimers.values { timer.cancel() }
-        activeSourceTimers.removeAll()
+        for timer in addressTimers.values { timer.cancel() }
+        addressTimers.removeAll()
         for adapter in adapters.values { adapter.close() }
         adapters.removeAll()
         assigned.removeAll()
+        dormant.removeAll()
     }
 
     /// The adapter following `screen`, if any.
@@ -157,6 +173,7 @@ public final class CECController {
             if setting == .auto { found = scanned }
             let choice = CECMatch.choose(setting: setting, connector: identity, adapters: found)
             let id = ObjectIdentifier(screen)
+            let returning = dormant.removeValue(forKey: screen.name)
             guard case let .adapter(path, why) = choice else {
                 if case let .none(reason) = choice { announce(screen, "no HDMI-CEC: \(reason)", level: setting == .auto ? .info : .notice) }
                 assigned[id] = nil
@@ -168,6 +185,10 @@ public final class CECController {
             }
             assigned[id] = path
             prepare(adapter, for: screen, why: why)
+            // A TV woken while its screen was away is on again (it raised hotplug detect): show this input.
+            if let reason = returning?.wokenFor, screen.powerState == .on {
+                sendOnceAddressed(.activeSource, screen: screen, adapter: adapter, reason: reason, attempt: 1)
+            }
         }
         closeUnused()
     }
@@ -234,15 +255,20 @@ public final class CECController {
 
     private func unassign(_ screen: Screen) {
         let id = ObjectIdentifier(screen)
+        if inStandby.contains(id), let path = assigned[id] {
+            dormant[screen.name] = (path, nil)
+            log.notice(
+                "\(screen.name) disconnected with its TV in standby (many drop hotplug detect then): \(path) stays open to wake it")
+        }
         assigned[id] = nil
         announced[id] = nil
         inStandby.remove(id)
-        activeSourceTimers.removeValue(forKey: id)?.cancel()
+        addressTimers.removeValue(forKey: id)?.cancel()
         closeUnused()
     }
 
     private func closeUnused() {
-        let used = Set(assigned.values)
+        let used = Set(assigned.values).union(dormant.values.map(\.path))
         for (path, adapter) in adapters where !used.contains(path) {
             adapter.close()
             adapters[path] = nil
@@ -262,45 +288,82 @@ public final class CECController {
     private func powerChanged(_ screen: Screen, reason: String) {
         let id = ObjectIdentifier(screen)
         let followed = followedReasons.contains(Self.kind(ofReason: reason))
+        addressTimers.removeValue(forKey: id)?.cancel()
         switch screen.powerState {
         case .off:
-            activeSourceTimers.removeValue(forKey: id)?.cancel()
             guard followed, let adapter = assigned[id].flatMap({ adapters[$0] }) else { return }
             inStandby.insert(id)
-            guard let initiator = ownAddress(adapter) else {
-                refuse(.standby(from: .unregistered), screen: screen, adapter: adapter, reason: reason, why: unconfigured(adapter))
-                return
-            }
-            send(.standby(from: initiator), screen: screen, adapter: adapter, reason: reason)
+            sendOnceAddressed(.standby, screen: screen, adapter: adapter, reason: reason, attempt: 1)
         case .on:
             guard followed || inStandby.contains(id), let adapter = assigned[id].flatMap({ adapters[$0] }) else { return }
             inStandby.remove(id)
             // Image View On may go out without a logical address: the TV may have dropped hotplug detect.
             send(.imageViewOn(from: ownAddress(adapter) ?? .unregistered), screen: screen, adapter: adapter, reason: reason)
-            announceActiveSource(screen, adapter: adapter, reason: reason, attempt: 1)
+            sendOnceAddressed(.activeSource, screen: screen, adapter: adapter, reason: reason, attempt: 1)
         }
     }
 
-    /// `<Active Source>` needs the physical address the TV's EDID gives and a logical address; a TV that
-    /// was in standby with hotplug detect low gives both only once it is on: look again a few times.
-    private func announceActiveSource(_ screen: Screen, adapter: any CECAdapter, reason: String, attempt: Int) {
+    /// The messages that wait for the adapter's addresses.
+    private enum AddressedMessage {
+        /// `<Standby>` needs a logical address. It waits for one only while the adapter has a physical
+        /// address, so is claiming: without one (hotplug detect low) no TV is there to hear it.
+        case standby
+        /// `<Active Source>` needs the physical address the TV's EDID gives and a logical address; a TV
+        /// that was in standby with hotplug detect low gives both only once it is on.
+        case activeSource
+
+        /// The power state the screen must still have for the message to go out.
+        var screenState: Screen.PowerState { self == .standby ? .off : .on }
+    }
+
+    /// Wakes the TV of `name`, a screen that disconnected with its TV in standby, for `reason` (the
+    /// schedule's `on`, `kiosk power on`): `<Image View On>`, from the adapter's logical address or, as a
+    /// TV with hotplug detect low leaves the adapter none, from Unregistered. False when there is no such
+    /// TV or the reason is not followed.
+    @discardableResult
+    public func wakeDisconnected(_ name: String, reason: String) -> Bool {
+        guard followedReasons.contains(Self.kind(ofReason: reason)), let entry = dormant[name], let adapter = adapters[entry.path]
+        else { return false }
+        dormant[name] = (entry.path, reason)
+        send(.imageViewOn(from: ownAddress(adapter) ?? .unregistered), screen: name, adapter: adapter, reason: reason)
+        return true
+    }
+
+    /// Whether `name` is a disconnected screen whose TV `wakeDisconnected` can wake.
+    public func canWakeDisconnected(_ name: String) -> Bool { dormant[name] != nil }
+
+    /// Sends `kind` once the adapter has the addresses it needs, looking again every
+    /// `addressRetry.interval` s while the screen keeps its power state; refused, with the reason, when
+    /// they do not come.
+    private func sendOnceAddressed(_ kind: AddressedMessage, screen: Screen, adapter: any CECAdapter, reason: String, attempt: Int) {
         let id = ObjectIdentifier(screen)
-        activeSourceTimers[id] = nil
+        addressTimers[id] = nil
         let physical = (try? adapter.physicalAddress()) ?? .invalid
-        if physical.isValid, let initiator = ownAddress(adapter) {
-            send(.activeSource(from: initiator, physicalAddress: physical), screen: screen, adapter: adapter, reason: reason)
+        let initiator = ownAddress(adapter)
+        let message: CECMessage =
+            switch kind {
+            case .standby: .standby(from: initiator ?? .unregistered)
+            case .activeSource: .activeSource(from: initiator ?? .unregistered, physicalAddress: physical)
+            }
+        if initiator != nil, physical.isValid || kind == .standby {
+            send(message, screen: screen, adapter: adapter, reason: reason)
             return
         }
-        let message = CECMessage.activeSource(from: ownAddress(adapter) ?? .unregistered, physicalAddress: physical)
-        guard attempt < Self.activeSourceRetry.attempts else {
+        guard attempt < Self.addressRetry.attempts, physical.isValid || kind == .activeSource else {
             refuse(message, screen: screen, adapter: adapter, reason: reason, why: unconfigured(adapter))
             return
         }
-        if attempt == 1 { log.info("\(screen.name): Active Source waits for \(adapter.path) to get its addresses from the TV") }
+        if attempt == 1 {
+            let what =
+                kind == .standby
+                ? "Standby waits for \(adapter.path) to claim its logical address"
+                : "Active Source waits for \(adapter.path) to get its addresses from the TV"
+            log.info("\(screen.name): \(what)")
+        }
         let clock = application.clock
-        activeSourceTimers[id] = clock.schedule(at: clock.now + Self.activeSourceRetry.interval) { [weak self, weak screen] in
-            guard let self, let screen, screen.powerState == .on, self.assigned[id] == adapter.path else { return }
-            self.announceActiveSource(screen, adapter: adapter, reason: reason, attempt: attempt + 1)
+        addressTimers[id] = clock.schedule(at: clock.now + Self.addressRetry.interval) { [weak self, weak screen] in
+            guard let self, let screen, screen.powerState == kind.screenState, self.assigned[id] == adapter.path else { return }
+            self.sendOnceAddressed(kind, screen: screen, adapter: adapter, reason: reason, attempt: attempt + 1)
         }
     }
 
@@ -318,14 +381,18 @@ public final class CECController {
     }
 
     private func send(_ message: CECMessage, screen: Screen, adapter: any CECAdapter, reason: String) {
-        var transmission = Transmission(screen: screen.name, adapter: adapter.path, message: message, reason: reason, outcome: .queued)
+        send(message, screen: screen.name, adapter: adapter, reason: reason)
+    }
+
+    private func send(_ message: CECMessage, screen name: String, adapter: any CECAdapter, reason: String) {
+        var transmission = Transmission(screen: name, adapter: adapter.path, message: message, reason: reason, outcome: .queued)
         do {
             let sequence = try adapter.transmit(message)
             pending[adapter.path, default: [:]][sequence] = transmission
-            log.info("\(screen.name): \(message) through \(adapter.path) (\(reason))")
+            log.info("\(name): \(message) through \(adapter.path) (\(reason))")
         } catch {
             transmission.outcome = .refused("\(error)")
-            log.error("\(screen.name): \(message) through \(adapter.path) (\(reason)) not sent: \(error)")
+            log.error("\(name): \(message) through \(adapter.path) (\(reason)) not sent: \(error)")
         }
         transmissionObserver?(transmission)
     }

@@ -20,6 +20,9 @@ public final class InMemoryCECAdapter: CECAdapter {
     /// Descriptors open on it (`open()` adds one, `close()` takes one away), as the kernel counts them.
     public private(set) var openCount = 0
     public var isClosed: Bool { openCount == 0 }
+    /// A claim takes a moment on a real bus (the kernel polls each candidate address): while true, a claim
+    /// is only requested until `finishClaim()`.
+    public var claimsTakeTime = false
     private var state: CECLogicalAddressState
     private var address: CECPhysicalAddress
     private var nextSequence: UInt32 = 1
@@ -55,8 +58,11 @@ public final class InMemoryCECAdapter: CECAdapter {
         }
         guard !state.isConfigured else { throw CECError(operation: "CEC_ADAP_S_LOG_ADDRS", errno: EBUSY, detail: path) }
         state = CECLogicalAddressState(addresses: [], requested: [request.deviceType], osdName: request.osdName, version: request.version)
-        claimIfPossible()
+        if !claimsTakeTime { claimIfPossible() }
     }
+
+    /// Ends a claim held by `claimsTakeTime`.
+    public func finishClaim() { claimIfPossible() }
 
     /// Hotplug detect: a valid address lets a configured adapter claim; an invalid one loses its addresses.
     public func setPhysicalAddress(_ newAddress: CECPhysicalAddress) {

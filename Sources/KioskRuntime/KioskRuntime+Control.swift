@@ -116,19 +116,38 @@ extension KioskRuntime {
         guard let text = request["state"]?.string, let state = Screen.PowerState(rawValue: text) else {
             return .failure(.init("power: \"state\" must be \"on\" or \"off\""))
         }
+        guard let power else { return .failure(.init("power: the kiosk is not started")) }
+        // `on` for a screen that went away with its TV in standby (many TVs drop hotplug detect then) wakes
+        // the TV over HDMI-CEC; the screen connects again once the TV is on.
+        var waking: [Screen] = []
+        let named: String?? =
+            switch request["screen"] {
+            case nil, .null?: .some(nil)
+            case .string(let name)?: name
+            default: nil  // refused by `targets`
+            }
+        if state == .on, let named {
+            waking = (display?.screens ?? []).filter {
+                !$0.isConnected && (named == nil || $0.name == named) && power.wake(disconnected: $0.name, reason: "control")
+            }
+        }
         let screens: [Screen]
         switch targets(request) {
+        case .failure where !waking.isEmpty: screens = []
         case .failure(let refusal): return .failure(refusal)
         case .success(let found): screens = found
         }
-        guard let power else { return .failure(.init("power: the kiosk is not started")) }
         var failures: [String] = []
         for screen in screens where screen.powerState != state {
             if let error = power.turn(screen, state, reason: "control") { failures.append(error.description) }
         }
         guard failures.isEmpty else { return .failure(.init(failures.joined(separator: "; "))) }
-        return .success(screenList(screens) { [("power", .string($0.powerState.rawValue))] })
+        return .success(
+            screenList(screens + waking) { [("power", .string($0.isConnected ? $0.powerState.rawValue : Self.wakingDisconnected))] })
     }
+
+    /// The `power` a screen has in the answer to `kiosk power on` when it is disconnected and its TV was woken.
+    public static let wakingDisconnected = "waking"
 
     private func brightness(_ request: ControlRequest) -> Result<JSONLine, ControlServer.Refusal> {
         guard let value = request["value"]?.number, (0...1).contains(value) else {

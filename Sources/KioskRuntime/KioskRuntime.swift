@@ -147,6 +147,9 @@ public final class KioskRuntime {
         applyKeyboard(configuration)
         display.start()
         reached(.displays)
+        // HDMI-CEC first: it must hear the power changes the schedule makes at once (screens that start, or
+        // connect, in a scheduled off), and it hears a screen's connection before the schedule acts on it.
+        startCEC(display: display, trace: trace)
         power = PowerManager(
             application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds),
             dimAfter: TimeInterval(configuration.dimAfterSeconds), dimBrightness: configuration.dimBrightness, power: configuration.power)
@@ -156,7 +159,7 @@ public final class KioskRuntime {
         } catch {
             log.warning("\(error): a wall clock set while the kiosk runs reaches the power schedule only at its next change")
         }
-        startCEC(display: display, trace: trace)
+        power?.wakeDisconnected = { [weak self] name, reason in self?.cec?.wakeDisconnected(name, reason: reason) ?? false }
         routeSessionEvents()
         installSignalHandlers()
         openControlSocket()

@@ -42,6 +42,17 @@ final class PowerManager {
     /// What the schedule said for each screen at its last look: a change is acted on, not a state (a screen
     /// woken during a scheduled off stays on until it is idle).
     private var scheduled: [ObjectIdentifier: Bool] = [:]
+    /// Screens (by name) that disconnected while the schedule had them off. Many TVs drop hotplug detect
+    /// in standby and come back only once woken, so the schedule's `on` for them still goes out, to
+    /// `wakeDisconnected` (HDMI-CEC's Image View On).
+    private(set) var disconnectedInScheduledOff: Set<String> = []
+    /// Wakes the display of a disconnected screen, by name, for a reason; false when nothing can
+    /// (`CECController.wakeDisconnected`). Called when the schedule turns a screen in
+    /// `disconnectedInScheduledOff` on, and by `wake(disconnected:reason:)`.
+    var wakeDisconnected: ((_ screen: String, _ reason: String) -> Bool)?
+    /// Disconnected screens whose display `wake(disconnected:reason:)` woke: when one connects again during
+    /// a scheduled off, it counts as woken during it rather than being turned off again.
+    private var wokenWhileDisconnected: Set<String> = []
     private var observations: [NotificationObservation] = []
     /// The wall clock (seconds since 1970, CLOCK_REALTIME) and local time at a wall-clock moment (the
     /// system's time zone, `localtime_r`); tests give their own.
@@ -81,12 +92,19 @@ final class PowerManager {
         observations.append(
             center.addObserver(forName: Screen.didConnectNotification) { [weak self] note in
                 guard let self, let screen = note.object as? Screen else { return }
+                self.disconnectedInScheduledOff.remove(screen.name)
+                if self.wokenWhileDisconnected.remove(screen.name) != nil {
+                    self.scheduled[ObjectIdentifier(screen)] = self.power.isScheduledOff(screen.name, at: self.localTime(self.wallClock()))
+                }
                 self.restartIdleTimer(screen)
                 self.followSchedule()
             })
         observations.append(
             center.addObserver(forName: Screen.didDisconnectNotification) { [weak self] note in
                 guard let self, let screen = note.object as? Screen else { return }
+                if self.scheduled[ObjectIdentifier(screen)] == true, self.reasons[ObjectIdentifier(screen)] != nil {
+                    self.disconnectedInScheduledOff.insert(screen.name)
+                }
                 self.timers.removeValue(forKey: ObjectIdentifier(screen))?.cancel()
                 self.reasons[ObjectIdentifier(screen)] = nil
                 self.scheduled[ObjectIdentifier(screen)] = nil
@@ -189,6 +207,14 @@ final class PowerManager {
                 turn(screen, .on, reason: "schedule", retry: true)
             }
         }
+        for name in disconnectedInScheduledOff.sorted() where !power.isScheduledOff(name, at: now) {
+            disconnectedInScheduledOff.remove(name)
+            if wakeDisconnected?(name, "schedule") == true {
+                log.notice("\(name) on: schedule (disconnected since it went off: its display was woken)")
+            } else {
+                log.notice("\(name): the schedule turns it on, but it is disconnected and nothing can wake its display")
+            }
+        }
         guard let next = nextChange(after: wall) else { return }
         let clock = application.clock
         // The monotonic clock runs the timer; a wall clock set meanwhile is told by `wallClockWasSet`.
@@ -196,6 +222,17 @@ final class PowerManager {
             self?.scheduleTimer = nil
             self?.followSchedule()
         }
+    }
+
+    /// `kiosk power on` for `name`, a disconnected screen: wakes its display if something can (a TV that
+    /// dropped hotplug detect in standby, over HDMI-CEC). When it connects again during a scheduled off it
+    /// stays on until idle, as a screen woken by input does.
+    func wake(disconnected name: String, reason: String) -> Bool {
+        guard wakeDisconnected?(name, reason) == true else { return false }
+        disconnectedInScheduledOff.remove(name)
+        wokenWhileDisconnected.insert(name)
+        log.notice("\(name) on: \(reason) (disconnected: its display was woken)")
+        return true
     }
 
     /// The wall clock was set (`WallClockWatch`: NTP's first correction on a board without a real-time
@@ -206,12 +243,12 @@ final class PowerManager {
         followSchedule()
     }
 
-    /// The first minute boundary within eight days at which a connected screen's scheduled state differs
-    /// from now's, in wall-clock seconds. Minute by minute through the local clock, so daylight-saving
+    /// The first minute boundary within eight days at which a connected screen's scheduled state, or a
+    /// disconnected one's that went off by it, differs from now's, in wall-clock seconds. Minute by minute through the local clock, so daylight-saving
     /// changes fall where the clock puts them (a spring-forward hour that holds an `off` time turns the
     /// screens off when the clock shows a later time).
     func nextChange(after wall: Double) -> Double? {
-        let screens = application.connectedScreens.map(\.name)
+        let screens = application.connectedScreens.map(\.name) + disconnectedInScheduledOff.sorted()
         guard !power.schedules.isEmpty, !screens.isEmpty else { return nil }
         let current = localTime(wall)
         let states = screens.map { power.isScheduledOff($0, at: current) }

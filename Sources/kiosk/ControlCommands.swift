@@ -106,7 +106,14 @@ extension KioskCommand {
             default:
                 for entry in answer.value["screens"]?.array ?? [] {
                     let name = entry["name"]?.string ?? "?"
-                    if let state = entry["power"]?.string { print("\(name) \(state)") }
+                    switch entry["power"]?.string {
+                    case KioskRuntime.wakingDisconnected?:
+                        print(
+                            "\(name) waking: disconnected; its TV was sent Image View On over HDMI-CEC, and the screen comes back when the TV is on"
+                        )
+                    case let state?: print("\(name) \(state)")
+                    case nil: break
+                    }
                     if let level = entry["brightness"]?.number { print("\(name) brightness \(StatusText.number(level))") }
                 }
                 for name in answer.value["without-backlight"]?.array ?? [] {

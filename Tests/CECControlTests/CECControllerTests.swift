@@ -193,6 +193,86 @@ struct CECControllerTests {
         #expect(bed.transmissions.last.map { if case .refused = $0.outcome { true } else { false } } == true)
     }
 
+    /// A TV that drops hotplug detect in standby takes its screen away: the adapter stays open, and the
+    /// schedule's `on` sends Image View On (from Unregistered once the adapter lost its addresses); Active
+    /// Source follows when the screen connects again.
+    @Test func aTVWhoseScreenWentAwayInStandbyIsWokenAndShownThisInput() {
+        let adapter = Self.tied("/dev/cec0", 34)
+        let bed = Bed([adapter])
+        #expect(!bed.controller.wakeDisconnected("HDMI-A-1", reason: "schedule"))
+        bed.power(bed.tv, .off, "schedule")
+        adapter.setPhysicalAddress(.invalid)
+        bed.backend.disconnect("HDMI-A-1")
+        #expect(!adapter.isClosed && bed.controller.canWakeDisconnected("HDMI-A-1"))
+        // Idle blanking is not followed (no cec-on-idle), and the other screen has no TV in standby.
+        #expect(!bed.controller.wakeDisconnected("HDMI-A-1", reason: "idle for 300 s"))
+        #expect(!bed.controller.wakeDisconnected("HDMI-A-2", reason: "schedule"))
+        #expect(bed.controller.wakeDisconnected("HDMI-A-1", reason: "schedule"))
+        #expect(bed.bytes("/dev/cec0") == [[0x40, 0x36], [0xf0, 0x04]])
+        #expect(bed.transmissions.last?.screen == "HDMI-A-1" && bed.transmissions.last?.reason == "schedule")
+        // The TV is on and raises hotplug detect: addresses again, the screen back, Active Source.
+        adapter.setPhysicalAddress(CECPhysicalAddress(rawValue: 0x1000))
+        bed.backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
+        #expect(bed.bytes("/dev/cec0") == [[0x40, 0x36], [0xf0, 0x04], [0x4f, 0x82, 0x10, 0x00]])
+        #expect(!bed.controller.canWakeDisconnected("HDMI-A-1"))
+        // Away again while on: nothing to wake, and the adapter is given back.
+        bed.backend.disconnect("HDMI-A-1")
+        #expect(adapter.isClosed && !bed.controller.canWakeDisconnected("HDMI-A-1"))
+    }
+
+    /// A screen that comes back before anything woke its TV (someone used the remote) sends nothing; a
+    /// reload that turns HDMI-CEC off for an away screen gives its adapter back.
+    @Test func anAwayTVIsForgottenWhenItsScreenReturnsOrItsHDMICECIsTurnedOff() {
+        let adapter = Self.tied("/dev/cec0", 34)
+        let bed = Bed([adapter])
+        bed.power(bed.tv, .off, "schedule")
+        bed.backend.disconnect("HDMI-A-1")
+        bed.backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
+        #expect(bed.bytes("/dev/cec0") == [[0x40, 0x36]])
+        #expect(!bed.controller.canWakeDisconnected("HDMI-A-1"))
+        bed.power(bed.tv, .off, "schedule")
+        bed.backend.disconnect("HDMI-A-1")
+        #expect(!adapter.isClosed)
+        var configuration = KioskConfiguration()
+        configuration.screens = [ScreenConfiguration(name: "HDMI-A-1")]
+        configuration.screens[0].cec = .off
+        bed.controller.reconfigure(configuration)
+        #expect(adapter.isClosed && !bed.controller.wakeDisconnected("HDMI-A-1", reason: "schedule"))
+    }
+
+    /// A kiosk that starts inside a scheduled off turns its screen off while the adapter is still claiming
+    /// its logical address: Standby waits for the address (it was refused, and the TV stayed on all
+    /// night); a screen back on meanwhile sends nothing.
+    @Test func standbyWaitsForTheAddressBeingClaimed() {
+        let adapter = Self.tied("/dev/cec0", 34)
+        adapter.claimsTakeTime = true
+        let bed = Bed([adapter])
+        bed.power(bed.tv, .off, "schedule")
+        #expect(adapter.sent.isEmpty && bed.transmissions.isEmpty)
+        bed.clock.advance(by: 1)
+        adapter.finishClaim()
+        bed.clock.advance(by: 1)
+        #expect(bed.bytes("/dev/cec0") == [[0x40, 0x36]])
+        #expect(bed.clock.pendingTimers.isEmpty)
+        // Turned on before the address came: the Standby is dropped, the wake goes out.
+        let second = Self.tied("/dev/cec1", 41)
+        second.claimsTakeTime = true
+        let other = Bed([second])
+        other.power(other.monitor, .off, "schedule")
+        other.power(other.monitor, .on, "schedule")
+        second.finishClaim()
+        for _ in 0..<3 { other.clock.advance(by: 1) }
+        #expect(other.bytes("/dev/cec1") == [[0xf0, 0x04], [0x4f, 0x82, 0x10, 0x00]])
+        // An address that never comes: refused after the looks, with the reason.
+        let third = Self.tied("/dev/cec0", 34)
+        third.claimsTakeTime = true
+        let last = Bed([third])
+        last.power(last.tv, .off, "schedule")
+        for _ in 0..<20 { last.clock.advance(by: 1) }
+        #expect(third.sent.isEmpty && last.clock.pendingTimers.isEmpty)
+        #expect(last.transmissions.map(\.outcome) == [.refused("/dev/cec0 holds no logical address (physical address 1.0.0.0)")])
+    }
+
     /// A configured adapter that does not exist is an error in the log, never a stop.
     @Test func aMissingAdapterIsNotFatal() {
         var configuration = KioskConfiguration()

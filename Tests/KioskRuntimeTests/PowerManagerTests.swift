@@ -271,4 +271,80 @@ struct PowerScheduleRuntimeTests {
         // It is 03:00 on the local clock now; its 09:00 is 6 hours on.
         #expect(power.nextChange(after: clocks.wall) == clocks.springForward + 6 * 3600)
     }
+
+    /// A TV that drops hotplug detect in standby: its screen disconnects during the scheduled off. The
+    /// schedule's `on` still goes out, to `wakeDisconnected` (HDMI-CEC), even with no screen connected; the
+    /// screen that comes back is on and stays so.
+    @Test func aScreenThatDisconnectsDuringTheScheduledOffIsWokenAtTheSchedulesOn() {
+        let clocks = Clocks(startingAt: 23 * 3600)
+        let nightly = PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: 22 * 60, on: 7 * 60)
+        let (_, screen, power, backend) = bed(clocks, schedules: [nightly])
+        defer { power.stop() }
+        var woken: [String] = []
+        power.wakeDisconnected = { name, reason in
+            woken.append("\(name) \(reason)")
+            return true
+        }
+        #expect(screen.powerState == .off)
+        clocks.monotonic.advance(by: 600)
+        backend.disconnect("HDMI-A-1")
+        #expect(power.disconnectedInScheduledOff == ["HDMI-A-1"])
+        // 07:00, 7h50 on: the only timer left is the schedule's.
+        #expect(clocks.monotonic.pendingTimers.map(\.deadline) == [1000 + 8 * 3600])
+        clocks.monotonic.advance(to: 1000 + 8 * 3600 - 1)
+        #expect(woken.isEmpty)
+        clocks.monotonic.advance(by: 1)
+        #expect(woken == ["HDMI-A-1 schedule"] && power.disconnectedInScheduledOff.isEmpty)
+        // The TV raises hotplug detect: the screen is back, on, and the schedule leaves it so.
+        backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
+        #expect(screen.powerState == .on && backend.powerLog == ["HDMI-A-1 off"])
+        #expect(woken.count == 1)
+    }
+
+    /// A screen that goes away while off for another reason is not woken by the schedule; one back during
+    /// the off period is turned off again.
+    @Test func onlyScreensOffByTheScheduleAreWokenWhileDisconnected() {
+        let clocks = Clocks(startingAt: 21 * 3600)
+        let nightly = PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: 22 * 60, on: 7 * 60)
+        let (_, screen, power, backend) = bed(clocks, schedules: [nightly])
+        defer { power.stop() }
+        var woken: [String] = []
+        power.wakeDisconnected = { name, _ in
+            woken.append(name)
+            return true
+        }
+        power.turn(screen, .off, reason: "control")
+        backend.disconnect("HDMI-A-1")
+        #expect(power.disconnectedInScheduledOff.isEmpty)
+        backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
+        clocks.monotonic.advance(to: 1000 + 3600)
+        #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule")
+        backend.disconnect("HDMI-A-1")
+        // Back during the off period: off again, and no longer waited for while disconnected.
+        backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
+        #expect(screen.powerState == .off && power.disconnectedInScheduledOff.isEmpty)
+        clocks.monotonic.advance(to: 1000 + 10 * 3600)
+        #expect(screen.powerState == .on && woken.isEmpty)
+    }
+
+    /// `kiosk power on` for a screen away with its TV in standby wakes the TV; back during the scheduled
+    /// off, the screen stays on until idle, as one woken by a touch does. Nothing to wake: false.
+    @Test func powerOnForADisconnectedScreenWakesItsDisplay() {
+        let clocks = Clocks(startingAt: 23 * 3600)
+        let nightly = PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: 22 * 60, on: 7 * 60)
+        let (_, screen, power, backend) = bed(clocks, schedules: [nightly])
+        defer { power.stop() }
+        #expect(!power.wake(disconnected: "HDMI-A-1", reason: "control"))
+        var canWake = false
+        power.wakeDisconnected = { _, _ in canWake }
+        backend.disconnect("HDMI-A-1")
+        #expect(!power.wake(disconnected: "HDMI-A-1", reason: "control"))
+        canWake = true
+        #expect(power.wake(disconnected: "HDMI-A-1", reason: "control"))
+        #expect(power.disconnectedInScheduledOff.isEmpty)
+        backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
+        #expect(screen.powerState == .on)
+        clocks.monotonic.advance(by: PowerManager.scheduledWakeTimeout)
+        #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule (idle again after waking)")
+    }
 }

@@ -4,11 +4,14 @@ in standby (0x36) and a uinput tap wakes it (0x04, then 0x82 with the physical a
 sees them on the bus; without cec-on-idle nothing is sent; a Standby nobody acknowledges is logged and the
 kiosk goes on; the udev rule gives the adapters to the kiosk's group; `kiosk screens` lists them.
 
-The power schedule and the control socket, whose power changes the TV follows by default, are not in this
-tree yet: idle blanking with cec-on-idle drives the same path (CECController follows a set of reasons)."""
+A TV that drops hotplug detect in standby: a kiosk started inside a scheduled off sends Standby; head 0
+unplugged (the TV's hotplug detect gone) takes the screen away, yet `kiosk power on --screen Virtual-1` and
+then the schedule's `on` (the guest's clock set past it) each send Image View On, and the screen that comes
+back sends Active Source."""
 
 import re
 import time
+from pathlib import Path
 
 from kioskvm.scenario import expect, note
 from scenarios_support import KIOSK, REPO, run_kiosk, screens_json, stop, trace_events, wait_until
@@ -183,6 +186,70 @@ def check_a_standby_nobody_acknowledges_is_logged_and_the_kiosk_goes_on(guest):
         state.pop("process", None)
     finally:
         guest.run(f"cec-ctl -d {TV} --tv --osd-name TV", timeout=60)
+
+
+def check_a_tv_that_drops_hotplug_detect_in_standby_is_woken(guest):
+    if "process" in state:
+        stop(state.pop("process"))
+    monitor(guest)
+    start = settled_bus(guest)
+    # Off from an hour ago to an hour on, every day, by the guest's clock (UTC).
+    now = int(guest.run("date +%s", timeout=30).check().stdout)
+    minute = lambda seconds: time.strftime("%H:%M", time.gmtime(seconds))
+    config = Path(guest.job_dir) / "cec-schedule.toml"
+    config.write_text(f'[screens.Virtual-1]\ncec = "{SOURCE}"\n\n'
+                      f'[[power.schedule]]\ndays = "daily"\noff = "{minute(now - 3600)}"\non = "{minute(now + 3600)}"\n')
+    guest.run("mkdir -p /run/kiosk", timeout=30).check()
+    process, trace = run_kiosk(guest, f"--backend drm --idle-timeout {IDLE} --config {guest.guest_path(config)}")
+    state.update(process=process, trace=trace)
+    tail = lambda: monitor(guest).stdout_so_far()[-2000:] + f"\ntrace: {events()[-6:]}"
+    standby, wake, active = [0x40, 0x36], [0x40, 0x04], [0x4f, 0x82, 0x10, 0x00]
+    # Started inside the scheduled off: the screen goes off and the TV to standby.
+    wait_until(lambda: standby in bus(guest)[start:], "Standby at start in the scheduled off", 60, tail)
+    expect(power_changes("off")[0]["reason"] == "schedule", power_changes("off"))
+    wait_until(lambda: guest.run("test -S /run/kiosk/control", timeout=30).ok, "the control socket", 60)
+
+    def unplug():
+        count = len(events("screen.disconnect"))
+        guest.disconnect_head(0)
+        wait_until(lambda: len(events("screen.disconnect")) > count, "screen.disconnect Virtual-1", 30, tail)
+
+    def plug_in(after):
+        count = len(events("screen.connect"))
+        guest.set_head_size(0, 1280, 800)
+        wait_until(lambda: len(events("screen.connect")) > count, "screen.connect Virtual-1", 30, tail)
+        wait_until(lambda: active in bus(guest)[after:], "Active Source after the screen came back", 30, tail)
+
+    # The TV in standby drops hotplug detect: the screen goes away, its adapter stays open.
+    guest.set_head_size(0, 1280, 800)    # QEMU ignores 0x0 for a head whose size no UI set (test_screen_hotplug)
+    unplug()
+    process.wait_for_output("stays open to wake it", timeout=30, stderr=True)
+    # `kiosk power on` for the away screen wakes the TV.
+    mark = len(bus(guest))
+    r = guest.run(f"{KIOSK} power on --screen Virtual-1", timeout=60)
+    expect(r.ok and r.stdout.startswith("Virtual-1 waking: disconnected;"), r)
+    wait_until(lambda: wake in bus(guest)[mark:], "Image View On for kiosk power on", 30, tail)
+    expect([(e["opcode"], e["reason"]) for e in events("cec") if e["outcome"] == "queued"][-1] == (0x04, "control"), events("cec"))
+    # The TV raises hotplug detect: the screen is back and shows this input. Woken during the scheduled
+    # off, it goes off again once idle, and the TV to standby.
+    plug_in(mark)
+    mark = len(bus(guest))
+    idle_again = wait_until(lambda: [e for e in power_changes("off") if "idle again" in e["reason"]], "off again when idle", 30, tail)
+    wait_until(lambda: standby in bus(guest)[mark:], "Standby when idle again", 30, tail)
+    note(f"away screen: kiosk power on sent Image View On, Active Source when back, then off ({idle_again[0]['reason']})")
+    # Away again in standby; the clock set past the schedule's on: Image View On, Active Source when back.
+    unplug()
+    mark = len(bus(guest))
+    guest.run(f"date -s @{now + 3 * 3600}", timeout=30).check()
+    wait_until(lambda: wake in bus(guest)[mark:], "Image View On at the schedule's on", 30, tail)
+    expect([(e["opcode"], e["reason"]) for e in events("cec") if e["outcome"] == "queued"][-1] == (0x04, "schedule"), events("cec"))
+    frames = lambda: [e for e in events("frame") if e.get("screen") == "Virtual-1"]
+    before = len(frames())
+    plug_in(mark)
+    wait_until(lambda: len(frames()) > before, "a frame on the screen that came back", 30, tail)
+    result = stop(state.pop("process"))
+    expect("on: schedule (disconnected since it went off: its display was woken)" in result.stderr, result.stderr[-2000:])
+    note("away screen: the schedule's on sent Image View On, and Active Source when the screen came back")
 
 
 def check_the_monitor_saw_nothing_malformed(guest):
