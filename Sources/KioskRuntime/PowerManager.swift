@@ -94,7 +94,8 @@ final class PowerManager {
                 guard let self, let screen = note.object as? Screen else { return }
                 self.disconnectedInScheduledOff.remove(screen.name)
                 if self.wokenWhileDisconnected.remove(screen.name) != nil {
-                    self.scheduled[ObjectIdentifier(screen)] = self.power.isScheduledOff(screen.name, at: self.localTime(self.wallClock()))
+                    self.scheduled[ObjectIdentifier(screen)] = self.power.isScheduledOff(
+                        screen.name, at: self.scheduleTime(at: self.wallClock()))
                 }
                 self.restartIdleTimer(screen)
                 self.followSchedule()
@@ -194,7 +195,7 @@ final class PowerManager {
         scheduleTimer?.cancel()
         scheduleTimer = nil
         let wall = wallClock()
-        let now = localTime(wall)
+        let now = scheduleTime(at: wall)
         for screen in application.connectedScreens {
             let id = ObjectIdentifier(screen)
             let off = power.isScheduledOff(screen.name, at: now)
@@ -244,22 +245,44 @@ final class PowerManager {
     }
 
     /// The first minute boundary within eight days at which a connected screen's scheduled state, or a
-    /// disconnected one's that went off by it, differs from now's, in wall-clock seconds. Minute by minute through the local clock, so daylight-saving
-    /// changes fall where the clock puts them (a spring-forward hour that holds an `off` time turns the
-    /// screens off when the clock shows a later time).
+    /// disconnected one's that went off by it, differs from now's, in wall-clock seconds. Minute by minute
+    /// through the local clock, so daylight-saving changes fall where the clock puts them (a spring-forward
+    /// hour that holds an `off` time turns the screens off when the clock shows a later time; an hour the
+    /// autumn repeats changes nothing again, see `scheduleTime(at:)`).
     func nextChange(after wall: Double) -> Double? {
         let screens = application.connectedScreens.map(\.name) + disconnectedInScheduledOff.sorted()
         guard !power.schedules.isEmpty, !screens.isEmpty else { return nil }
-        let current = localTime(wall)
-        let states = screens.map { power.isScheduledOff($0, at: current) }
+        var local = scheduleTime(at: wall)
+        let states = screens.map { power.isScheduledOff($0, at: local) }
         var minute = (wall / 60).rounded(.down) * 60 + 60
         let limit = wall + 8 * 86_400
         while minute <= limit {
-            let local = localTime(minute)
+            local = Self.later(localTime(minute), orStill: local)
             if zip(screens, states).contains(where: { power.isScheduledOff($0, at: local) != $1 }) { return minute }
             minute += 60
         }
         return nil
+    }
+
+    /// The local time the schedule reads at `wall`: the clock's, except while it shows again times it
+    /// already showed in the last hour (the autumn's daylight-saving change): then the latest it showed.
+    /// The changes of a repeated hour happened the first time through, so an `off` at 02:30 is not undone
+    /// for half an hour when the clock goes from 02:59 back to 02:00, nor an `on` at 02:30 redone.
+    func scheduleTime(at wall: Double) -> LocalTime {
+        var latest = localTime(wall - 3600)
+        var minute = ((wall - 3600) / 60).rounded(.down) * 60 + 60
+        while minute < wall {
+            latest = Self.later(localTime(minute), orStill: latest)
+            minute += 60
+        }
+        return Self.later(localTime(wall), orStill: latest)
+    }
+
+    /// `time`, unless it is behind `latest` (within half a week, across the week's end): then `latest`.
+    nonisolated static func later(_ time: LocalTime, orStill latest: LocalTime) -> LocalTime {
+        let week = 7 * 1440
+        let ahead = ((time.weekday.rawValue - latest.weekday.rawValue) * 1440 + time.minute - latest.minute + week) % week
+        return ahead <= week / 2 ? time : latest
     }
 
     // MARK: Turning

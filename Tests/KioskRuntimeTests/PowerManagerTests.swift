@@ -108,15 +108,17 @@ struct PowerScheduleRuntimeTests {
         let monotonic = ManualClock(now: 1000)
         /// Wall-clock seconds at the monotonic clock's 1000.
         var wallAtStart: Double
-        /// Local time is wall time plus this, and an hour more from `springForward` on.
+        /// Local time is wall time, an hour more from `springForward` on, and an hour less again from
+        /// `fallBack` on.
         var springForward = Double.infinity
+        var fallBack = Double.infinity
 
         init(startingAt local: Double) { wallAtStart = local }
 
         var wall: Double { wallAtStart + monotonic.now - 1000 }
 
         func local(_ wall: Double) -> LocalTime {
-            let shifted = wall + (wall >= springForward ? 3600 : 0)
+            let shifted = wall + (wall >= springForward ? 3600 : 0) - (wall >= fallBack ? 3600 : 0)
             let day = Int((shifted / 86_400).rounded(.down))
             let minute = Int((shifted - Double(day) * 86_400) / 60)
             return LocalTime(weekday: PowerSchedule.Weekday(rawValue: (day % 7 + 1) % 7)!, minute: minute)
@@ -346,5 +348,48 @@ struct PowerScheduleRuntimeTests {
         #expect(screen.powerState == .on)
         clocks.monotonic.advance(by: PowerManager.scheduledWakeTimeout)
         #expect(screen.powerState == .off && power.reasons[ObjectIdentifier(screen)] == "schedule (idle again after waking)")
+    }
+
+    /// The autumn's change repeats the hour from 02:00 (the clock goes from 02:59 back to 02:00). An `off`
+    /// at 02:30 turns the screen off once and the repeated 02:00-02:30 leaves it off (it lit it for half an
+    /// hour); an `on` at 02:30 turns it on once and the repeated half hour leaves it on.
+    @Test func anHourTheClockRepeatsChangesNothingAgain() {
+        for (off, on, start) in [(150, 7 * 60, Screen.PowerState.on), (22 * 60, 150, .off)] {
+            // Monday 02:00 summer time (wall 3600); the clock goes back at 03:00 summer time (wall 7200).
+            let clocks = Clocks(startingAt: 3600)
+            clocks.springForward = -.infinity
+            clocks.fallBack = 7200
+            let (_, screen, power, backend) = bed(
+                clocks, schedules: [PowerSchedule(days: Set(PowerSchedule.Weekday.allCases), off: off, on: on)])
+            defer { power.stop() }
+            #expect(screen.powerState == start)
+            clocks.monotonic.advance(by: 1800)
+            #expect(screen.powerState != start, "02:30")
+            let changed = backend.powerLog
+            // 02:00 again, and the repeated half hour: no change, and none waited for before 07:00 or 22:00.
+            clocks.monotonic.advance(by: 1800)
+            #expect(power.scheduleTime(at: clocks.wall) == LocalTime(weekday: .monday, minute: 179))
+            power.wallClockWasSet()
+            clocks.monotonic.advance(by: 1800)
+            #expect(backend.powerLog == changed)
+            let next: Double = start == .on ? 7 * 3600 : 22 * 3600
+            #expect(power.nextChange(after: clocks.wall) == next)
+            clocks.monotonic.advance(by: 1800)
+            #expect(power.scheduleTime(at: clocks.wall) == LocalTime(weekday: .monday, minute: 180))
+            #expect(backend.powerLog == changed)
+        }
+    }
+
+    /// The latest local time: a time behind the latest (within half a week, across the week's end) is not taken.
+    @Test(arguments: [
+        (LocalTime(weekday: .monday, minute: 120), LocalTime(weekday: .monday, minute: 179), LocalTime(weekday: .monday, minute: 179)),
+        (LocalTime(weekday: .monday, minute: 180), LocalTime(weekday: .monday, minute: 179), LocalTime(weekday: .monday, minute: 180)),
+        (LocalTime(weekday: .monday, minute: 179), LocalTime(weekday: .monday, minute: 179), LocalTime(weekday: .monday, minute: 179)),
+        (LocalTime(weekday: .sunday, minute: 0), LocalTime(weekday: .saturday, minute: 1439), LocalTime(weekday: .sunday, minute: 0)),
+        (LocalTime(weekday: .saturday, minute: 1400), LocalTime(weekday: .sunday, minute: 10), LocalTime(weekday: .sunday, minute: 10)),
+        (LocalTime(weekday: .thursday, minute: 0), LocalTime(weekday: .monday, minute: 0), LocalTime(weekday: .thursday, minute: 0)),
+    ])
+    func laterLocalTime(time: LocalTime, latest: LocalTime, expected: LocalTime) {
+        #expect(PowerManager.later(time, orStill: latest) == expected)
     }
 }
