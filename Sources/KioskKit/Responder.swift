@@ -33,20 +33,25 @@ open class Responder {
     /// hidden).
     open var canResignFirstResponder: Bool { true }
 
-    /// The window a view must be in to become first responder (views answer their window).
-    var firstResponderWindow: Window? { nil }
+    /// The view that stands for this responder as first responder: a view itself, a controller's view.
+    var firstResponderView: View? { nil }
+
+    /// The window the first responder status puts this responder in (its view's window).
+    var firstResponderWindow: Window? { firstResponderView?.window }
 
     /// Whether this is the application's first responder, which key events and typed text reach first.
     public var isFirstResponder: Bool { Application.shared.firstResponder === self }
 
     /// Makes this the application's one first responder (as UIKit): it must accept (`canBecomeFirstResponder`)
-    /// and be in a window, and the current first responder, in whatever window, must let go. The key
+    /// and its view must take input: in a window, with neither it, a view around it nor the window hidden
+    /// ("a hidden view does not receive input events", UIKit; a window on its way to the screen counts as
+    /// shown, for `viewWillAppear`). The current first responder, in whatever window, must let go. The key
     /// window does not change. Subclasses that override it call `super` and act only when it returns true.
     @discardableResult
     open func becomeFirstResponder() -> Bool {
         let application = Application.shared
         if application.firstResponder === self { return true }
-        guard canBecomeFirstResponder, firstResponderWindow != nil else { return false }
+        guard canBecomeFirstResponder, firstResponderView?.takesInput == true else { return false }
         // From one responder to the next as one change: the keyboard stays up between two text fields.
         application.firstResponderSwitches += 1
         defer {
@@ -68,12 +73,14 @@ open class Responder {
     }
 
     /// Gives up the first responder status if `canResignFirstResponder` agrees (a text field asks its
-    /// delegate's `textFieldShouldEndEditing`); false when it keeps it. Subclasses that override it call
-    /// `super` and act only when it returns true.
+    /// delegate's `textFieldShouldEndEditing`); false when it keeps it, true when it did not have it (as
+    /// UIKit's default). Subclasses that override it call `super`, and act only when it returns true and
+    /// they were first responder.
     @discardableResult
     open func resignFirstResponder() -> Bool {
         let application = Application.shared
-        guard application.firstResponder === self, application.isTakingFirstResponder || canResignFirstResponder else { return false }
+        guard application.firstResponder === self else { return true }
+        guard application.isTakingFirstResponder || canResignFirstResponder else { return false }
         application.firstResponder = nil
         return true
     }

@@ -331,6 +331,7 @@ open class TextField: Control, KeyInput {
 
     @discardableResult
     override open func resignFirstResponder() -> Bool {
+        guard isFirstResponder else { return super.resignFirstResponder() }
         guard super.resignFirstResponder() else { return false }
         isEditing = false
         blinkTimer?.cancel()

@@ -113,7 +113,7 @@ open class View: Responder {
             guard isHidden != oldValue else { return }
             subtreeDidChange()
             // A window's own hiding is the application's to handle (`windowDidHide`).
-            if isHidden, !(self is Window) { endEditing(true) }
+            if isHidden, !(self is Window) { takeFirstResponderStatusInside() }
         }
     }
 
@@ -230,7 +230,29 @@ open class View: Responder {
         return superview
     }
 
-    override var firstResponderWindow: Window? { window }
+    override var firstResponderView: View? { self }
+
+    /// Whether the view takes input (the first responder status): in a window, and neither it, a view
+    /// around it nor the window hidden; a window on its way to the screen (`Window.isAppearing`) counts
+    /// as shown.
+    var takesInput: Bool {
+        var view: View? = self
+        while let current = view {
+            if let window = current as? Window { return !window.isHidden || window.isAppearing }
+            if current.isHidden { return false }
+            view = current.superview
+        }
+        return false
+    }
+
+    /// Takes the first responder status away from a responder in this view's subtree (a view, or a
+    /// controller whose view is there): the subtree is hidden or leaves its window.
+    func takeFirstResponderStatusInside() {
+        guard let responder = Application.shared.firstResponder, responder.firstResponderView?.isDescendant(of: self) == true else {
+            return
+        }
+        responder.takeFirstResponderStatus()
+    }
 
     // MARK: Managing subviews
 
@@ -329,7 +351,7 @@ open class View: Responder {
         let newWindow = window
         guard newWindow !== oldWindow else { return }
         // A first responder that leaves its window (or goes into another) lets the focus go, as UIKit.
-        if oldWindow != nil { endEditing(true) }
+        if oldWindow != nil { takeFirstResponderStatusInside() }
         didMoveToWindow()
         for subview in subviews { subview.windowMayHaveChangedFromAncestor() }
     }

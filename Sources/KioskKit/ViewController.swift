@@ -148,7 +148,7 @@ open class ViewController: Responder {
 
     /// A controller may become first responder (`canBecomeFirstResponder`) while its view is in a window;
     /// keys then go to it first.
-    override var firstResponderWindow: Window? { loadedView?.window }
+    override var firstResponderView: View? { loadedView }
 
     @discardableResult
     private func installView(_ view: View) -> View {

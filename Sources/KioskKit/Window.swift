@@ -81,6 +81,8 @@ open class Window: View {
             assignedScreen = newValue
             if fillsScreen { adoptScreenBounds() }
             subtreeDidChange(self)
+            // The on-screen keyboard follows a first responder in this window to its new screen.
+            if Application.shared.firstResponder?.firstResponderWindow === self { Application.shared.keyboard.update() }
         }
     }
 
@@ -113,12 +115,18 @@ open class Window: View {
         }
     }
 
+    /// True while the window is being shown, until it is (its root controller's `viewWillAppear` runs
+    /// then): a text field may become first responder there.
+    private(set) var isAppearing = false
+
     override open var isHidden: Bool {
         willSet {
-            guard newValue != isHidden, let root = rootViewController else { return }
-            root.beginAppearanceTransition(!newValue, animated: false)
+            guard newValue != isHidden else { return }
+            isAppearing = !newValue
+            rootViewController?.beginAppearanceTransition(!newValue, animated: false)
         }
         didSet {
+            isAppearing = false
             guard isHidden != oldValue else { return }
             if isHidden { Application.shared.windowDidHide(self) } else { Application.shared.windowDidShow(self) }
             guard let root = rootViewController else { return }
@@ -129,8 +137,6 @@ open class Window: View {
     override open var window: Window? { self }
 
     override open var next: Responder? { Application.shared }
-
-    override var firstResponderWindow: Window? { self }
 
     /// Whether the window is visible on a display now: not hidden and on a connected screen.
     public var isOnDisplay: Bool { !isHidden && assignedScreen.isConnected }

@@ -437,6 +437,72 @@ struct TextInputTests {
         #expect(!field.isFirstResponder)
     }
 
+    /// A field that is hidden, or in a hidden view or window, cannot become first responder: the keyboard
+    /// would come up for a field nobody sees, and keys go into it. A window on its way to the screen (its
+    /// controller's `viewWillAppear`) takes it.
+    @Test func aHiddenFieldDoesNotBecomeFirstResponder() {
+        let text = TextBed()
+        let field = text.field()
+        let window = field.window!
+        let panel = View(frame: Rect(x: 0, y: 0, width: 320, height: 200))
+        window.addSubview(panel)
+        panel.addSubview(field)
+        panel.isHidden = true
+        #expect(!field.becomeFirstResponder() && !field.isEditing)
+        panel.isHidden = false
+        field.isHidden = true
+        #expect(!field.becomeFirstResponder())
+        field.isHidden = false
+        window.isHidden = true
+        #expect(!field.becomeFirstResponder())
+        text.settle()
+        #expect(!text.app.keyboard.isVisible)
+        // viewWillAppear, while the window is being shown.
+        final class Focusing: ViewController {
+            let field = TextField(frame: Rect(x: 20, y: 20, width: 280, height: 44))
+            var focused = false
+            override func loadView() {
+                super.loadView()
+                view.addSubview(field)
+            }
+            override func viewWillAppear(_ animated: Bool) { focused = field.becomeFirstResponder() }
+        }
+        let controller = Focusing()
+        let second = Window(screen: Screen.main)
+        second.rootViewController = controller
+        second.makeKeyAndVisible()
+        #expect(controller.focused && controller.field.isFirstResponder)
+    }
+
+    /// A field that is not first responder resigns "successfully" (UIKit's default: true) and tells nobody.
+    @Test func resigningWithoutTheStatusIsTrueAndSilent() {
+        let text = TextBed()
+        let field = text.field()
+        final class Delegate: TextFieldDelegate {
+            var ended = 0
+            func textFieldDidEndEditing(_ textField: TextField) { ended += 1 }
+        }
+        let delegate = Delegate()
+        field.delegate = delegate
+        #expect(field.resignFirstResponder())
+        #expect(delegate.ended == 0)
+        text.focus(field)
+        #expect(field.resignFirstResponder() && delegate.ended == 1)
+    }
+
+    /// The keyboard follows the edited field's window to another screen.
+    @Test func theKeyboardFollowsTheWindowToAnotherScreen() {
+        let text = TextBed()
+        let field = text.field()
+        text.focus(field)
+        #expect(text.keyboardWindow?.screen === Screen.main)
+        let hdmi = text.bed.backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1280, height: 720, refreshRate: 60)])
+        field.window!.screen = hdmi
+        text.settle()
+        #expect(field.isFirstResponder)
+        #expect(text.app.keyboard.isVisible && text.keyboardWindow?.screen === hdmi)
+    }
+
     /// A field disabled while edited ends its editing and takes no more keys.
     @Test func disablingTheFieldEndsItsEditing() {
         let text = TextBed()

@@ -347,6 +347,23 @@ struct WindowSemanticsTests {
         // Its window hidden, it lets the status go.
         window.isHidden = true
         #expect(!controller.isFirstResponder)
+        // So it does when its view leaves the window, or is hidden, even if it would rather keep it.
+        final class Clinging: ViewController {
+            override var canBecomeFirstResponder: Bool { true }
+            override var canResignFirstResponder: Bool { false }
+        }
+        window.isHidden = false
+        let clinging = Clinging()
+        window.rootViewController = clinging
+        #expect(clinging.becomeFirstResponder())
+        window.rootViewController = ViewController()
+        #expect(!clinging.isFirstResponder && bed.app.firstResponder == nil)
+        #expect(controller.becomeFirstResponder() == false)  // its view is in no window
+        let child = Clinging()
+        window.rootViewController!.view.addSubview(child.view)
+        #expect(child.becomeFirstResponder())
+        window.rootViewController!.view.isHidden = true
+        #expect(!child.isFirstResponder)
     }
 
     /// `Window(frame: Screen.main.bounds)`, UIKit's idiom, made before any display is connected: the window
