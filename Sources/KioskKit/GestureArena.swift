@@ -315,7 +315,9 @@ final class GestureArena {
     private func shouldBegin(_ recognizer: GestureRecognizer) -> Bool {
         if recognizer.delegate?.gestureRecognizerShouldBegin(recognizer) == false { return false }
         var asked: [View] = []
-        for view in recognizer.touches.compactMap(\.view) + [recognizer.view].compactMap({ $0 })
+        // Every touch of its gesture, ended ones too: a single tap that waited for a double tap to fail
+        // begins after its touch ended and left it, and the button under that touch still refuses it.
+        for view in recognizer.touchesSinceReset.compactMap(\.view) + [recognizer.view].compactMap({ $0 })
         where !asked.contains(where: { $0 === view }) {
             asked.append(view)
             if !view.gestureRecognizerShouldBegin(recognizer) { return false }

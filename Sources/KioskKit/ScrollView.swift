@@ -187,12 +187,37 @@ open class ScrollView: View {
     }
 
     private func contentGeometryDidChange() {
-        // A resting offset past the new limits moves back within them, as UIKit does on reloading content.
-        if !isDragging, motion == nil {
+        if !isDragging, var motion {
+            // A move under way keeps to the new limits: a target past them (the old end a spring returns to,
+            // a page, an animated offset) becomes the new edge, from where the content is now.
+            let low = minimumContentOffset, high = maximumContentOffset, now = Application.shared.clock.now
+            motion.x = retargeted(motion.x, from: contentOffset.x, low: low.x, high: high.x, at: now)
+            motion.y = retargeted(motion.y, from: contentOffset.y, low: low.y, high: high.y, at: now)
+            self.motion = motion
+        } else if !isDragging {
+            // A resting offset past the new limits moves back within them, as UIKit does on reloading content.
             let inside = clamped(contentOffset)
             if inside != contentOffset { contentOffset = inside }
         }
         placeIndicators()
+    }
+
+    /// `axis` with its end kept within `low...high`, the content being at `current` at `time`.
+    private func retargeted(_ axis: AxisMotion, from current: Double, low: Double, high: Double, at time: TimeInterval) -> AxisMotion {
+        switch axis {
+        case .rest where current < low || current > high:
+            let edge = current < low ? low : high
+            return .springing(target: edge, spring: ScrollPhysics.Spring(displacement: current - edge, velocity: 0), since: time)
+        case .springing(let target, let spring, let since) where target < low || target > high:
+            let edge = target < low ? low : high
+            let velocity = spring.velocity(at: max(time - since, 0))
+            return .springing(target: edge, spring: ScrollPhysics.Spring(displacement: current - edge, velocity: velocity), since: time)
+        case .animating(_, let to, _) where to < low || to > high:
+            return .animating(from: current, to: min(max(to, low), high), since: time)
+        default:
+            // A deceleration meets the new edge as it would the old one.
+            return axis
+        }
     }
 
     // MARK: Moving the content
@@ -213,13 +238,15 @@ open class ScrollView: View {
         startFrames()
     }
 
-    /// Scrolls just enough to show `rect` (content coordinates).
+    /// Scrolls just enough to show `rect` (content coordinates) within the insets.
     public func scrollRectToVisible(_ rect: Rect, animated: Bool) {
         var offset = contentOffset
-        if rect.maxX > offset.x + bounds.width { offset.x = rect.maxX - bounds.width }
-        if rect.minX < offset.x { offset.x = rect.minX }
-        if rect.maxY > offset.y + bounds.height { offset.y = rect.maxY - bounds.height }
-        if rect.minY < offset.y { offset.y = rect.minY }
+        let inset = adjustedContentInset
+        let right = bounds.width - inset.right, bottom = bounds.height - inset.bottom
+        if rect.maxX > offset.x + right { offset.x = rect.maxX - right }
+        if rect.minX < offset.x + inset.left { offset.x = rect.minX - inset.left }
+        if rect.maxY > offset.y + bottom { offset.y = rect.maxY - bottom }
+        if rect.minY < offset.y + inset.top { offset.y = rect.minY - inset.top }
         // "If the area is already visible, the method does nothing" (UIKit): momentum goes on.
         let target = clamped(offset)
         guard target != contentOffset else { return }
@@ -505,7 +532,10 @@ open class ScrollView: View {
                 axis = .rest
                 return target
             }
-            return (target + spring.position(at: elapsed)).rounded()
+            let position = (target + spring.position(at: elapsed)).rounded()
+            // Without `bounces` the content stops at its edges ("scrolling stops immediately at the content
+            // boundary", UIKit): a page's spring does not swing past the first or last page.
+            return bounces ? position : min(max(position, low), high)
         case .animating(let from, let to, let since):
             let fraction = (time - since) / Self.animationDuration
             if fraction >= 1 {

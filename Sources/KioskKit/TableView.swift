@@ -395,6 +395,9 @@ open class TableView: ScrollView {
         }
         let wantedSet = Set(wanted)
         for (path, cell) in visibleCellsByPath where !wantedSet.contains(path) {
+            // The row under the finger left the view (a programmatic scroll): the press is over. Its cell
+            // leaves the table, so the touch's end, which comes up that cell's chain, would never reach it.
+            if path == highlight?.path { endHighlight() }
             visibleCellsByPath[path] = nil
             recycle(cell)
         }
@@ -419,10 +422,10 @@ open class TableView: ScrollView {
 
     private var headerViews: [Int: View] = [:]
 
-    /// Headers of the sections in view; each floats at the top while its section is in view, pushed up by
-    /// the next one (UIKit's plain style).
+    /// Headers of the sections in view; each floats at the top of the visible area (below the top inset)
+    /// while its section is in view, pushed up by the next one (UIKit's plain style).
     private func tileHeaders() {
-        let top = contentOffset.y, bottom = contentOffset.y + bounds.height
+        let top = contentOffset.y + adjustedContentInset.top, bottom = contentOffset.y + bounds.height
         var shown: Set<Int> = []
         for (index, section) in sections.enumerated() where section.headerHeight > 0 && section.bottom > top && section.top < bottom {
             shown.insert(index)
@@ -480,11 +483,14 @@ open class TableView: ScrollView {
     public func scrollToRow(at indexPath: IndexPath, at position: ScrollPosition, animated: Bool) {
         let rect = rectForRow(at: indexPath)
         guard !rect.isNull else { return }
+        // Within the insets: the part of the view the content is meant to be seen in (clear of a bar or
+        // the keyboard over it).
         var offset = contentOffset
+        let inset = adjustedContentInset, visible = bounds.height - inset.top - inset.bottom
         switch position {
-        case .top: offset.y = rect.minY
-        case .middle: offset.y = rect.midY - bounds.height / 2
-        case .bottom: offset.y = rect.maxY - bounds.height
+        case .top: offset.y = rect.minY - inset.top
+        case .middle: offset.y = rect.midY - inset.top - visible / 2
+        case .bottom: offset.y = rect.maxY - inset.top - visible
         case .none: return scrollRectToVisible(rect, animated: animated)
         }
         offset.y = min(max(offset.y, minimumContentOffset.y), maximumContentOffset.y)
@@ -495,6 +501,8 @@ open class TableView: ScrollView {
     // not handle them; a control added to a cell's `contentView` does, and the row then stays as it is).
 
     override open func touchesBegan(_ touches: Set<Touch>, with event: Event) {
+        // A highlight whose touch is over (its end went elsewhere) is left from a press that is done.
+        if let highlight, highlight.touch.phase == .ended || highlight.touch.phase == .cancelled { endHighlight() }
         guard allowsSelection, highlight == nil, let touch = touches.first, isInACell(touch.view),
             let path = indexPathForRow(at: touch.location(in: self))
         else { return }

@@ -753,6 +753,28 @@ struct GestureRecognizerTests {
         ])
     }
 
+    /// A superview's single tap that waits for its double tap to fail is still refused by the button under
+    /// the finger: the button's tap goes to the button (UIKit: the control's default action wins).
+    @Test func aSingleTapWaitingForADoubleTapDoesNotTakeAButtonsTap() {
+        let lab = GestureLab()
+        let panel = lab.view("panel", frame: Rect(x: 100, y: 100, width: 800, height: 600))
+        _ = lab.button("button", frame: Rect(x: 100, y: 100, width: 200, height: 80), in: panel)
+        let single = lab.add(TapGestureRecognizer(), "single", to: panel)
+        let double = lab.add(TapGestureRecognizer(), "double", to: panel)
+        double.numberOfTapsRequired = 2
+        single.require(toFail: double)
+        lab.check([
+            GestureRow(
+                "on the button: the double tap fails, then the single, and the button has its tap",
+                [.down(1, 250, 240, at: 1.0), .up(1, at: 1.1), .wait(2.0)],
+                ["1.00 button touchDown", "1.45 double failed", "1.45 single failed", "1.45 button touchUpInside"]),
+            GestureRow(
+                "beside the button: the single tap, once the double tap failed",
+                [.down(1, 600, 500, at: 1.0), .up(1, at: 1.1), .wait(2.0)],
+                ["1.00 panel began 1", "1.45 double failed", "1.45 panel cancelled 1", "1.45 single ended"]),
+        ])
+    }
+
     // MARK: Disabling and removing
 
     @Test func disablingOrRemovingARecognizerDuringItsGesture() {

@@ -252,6 +252,39 @@ struct ScrollViewTests {
         }
     }
 
+    /// Without `bounces`, a page's spring stops at the content's edge: the last page is not overshot.
+    @Test func pagingWithoutBouncesStaysWithinTheContent() {
+        let bed = Bed(contentSize: Size(width: 640, height: 800))
+        bed.scrollView.isPagingEnabled = true
+        bed.scrollView.bounces = false
+        bed.finger.drag(from: Point(x: 300, y: 400), to: Point(x: 40, y: 400), duration: 0.08, steps: 8)
+        bed.settle()
+        #expect(bed.scrollView.contentOffset == Point(x: 320, y: 0))
+        #expect(bed.recorder.offsets.map(\.x).allSatisfy { (0...320).contains($0) }, "\(bed.recorder.offsets.map(\.x))")
+    }
+
+    /// Content that shrinks while the content moves (an animated offset, a spring back from past the end)
+    /// brings the move to the new end: it came to rest past it, showing nothing.
+    @Test func contentThatShrinksDuringAMoveEndsTheMoveWithinIt() {
+        let bed = Bed()
+        bed.scrollView.setContentOffset(Point(x: 0, y: 4000), animated: true)
+        bed.clock.advance(by: 0.1)
+        bed.scrollView.contentSize = Size(width: 320, height: 1000)
+        bed.settle()
+        #expect(bed.scrollView.contentOffset == Point(x: 0, y: 200))
+        #expect(bed.recorder.events == ["didEndScrollingAnimation"])
+        // Pulled past the end and let go: the spring's target was the old end.
+        let spring = Bed(contentSize: Size(width: 320, height: 2000))
+        spring.finger.drag(from: Point(x: 160, y: 700), to: Point(x: 160, y: 100), duration: 0.6, steps: 30)
+        spring.scrollView.setContentOffset(Point(x: 0, y: 1200), animated: false)
+        spring.finger.drag(from: Point(x: 160, y: 700), to: Point(x: 160, y: 300), duration: 0.6, steps: 30)
+        #expect(spring.scrollView.contentOffset.y > 1200)
+        spring.clock.advance(by: 0.05)
+        spring.scrollView.contentSize = Size(width: 320, height: 1500)
+        spring.settle()
+        #expect(spring.scrollView.contentOffset == Point(x: 0, y: 700))
+    }
+
     @Test func animatedOffsetArrivesAndSaysSo() {
         let bed = Bed()
         bed.scrollView.setContentOffset(Point(x: 0, y: 900), animated: true)
@@ -543,6 +576,39 @@ struct TableViewTests {
         #expect(bed.recorder.selected == [IndexPath(row: 3, section: 0)])
     }
 
+    /// A row held down that a programmatic scroll takes out of view loses its highlight, and the table
+    /// selects on the next tap (its cell, made without a reuse identifier, left the table, and the table
+    /// never heard that touch end: every later tap was ignored).
+    @Test func aHeldRowScrolledOutOfViewDoesNotStopTheNextTaps() {
+        final class Unregistered: TableViewDataSource {
+            func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 100 }
+            func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell {
+                TableViewCell(style: .default, reuseIdentifier: nil)
+            }
+        }
+        let animation = AnimationBed(width: 320, height: 480)
+        let table = TableView(frame: Rect(x: 0, y: 0, width: 320, height: 480))
+        let source = Unregistered()
+        let recorder = ScrollRecorder()
+        table.dataSource = source
+        table.delegate = recorder
+        animation.window.addSubview(table)
+        animation.render.render()
+        let finger = Finger(clock: animation.clock)
+        let hold = finger.down(at: Point(x: 100, y: 44 * 3 + 20))
+        animation.clock.advance(by: 0.2)
+        #expect(table.cellForRow(at: IndexPath(row: 3, section: 0))?.isHighlighted == true)
+        table.scrollToRow(at: IndexPath(row: 50, section: 0), at: .top, animated: false)
+        table.layoutIfNeeded()
+        finger.up(hold)
+        animation.clock.advance(by: 1)
+        #expect(recorder.selected.isEmpty)
+        let tap = finger.down(at: Point(x: 100, y: 44 + 20))
+        animation.clock.advance(by: 0.05)
+        finger.up(tap)
+        #expect(recorder.selected == [IndexPath(row: 51, section: 0)])
+    }
+
     @Test func sectionHeadersFloatAtTheTopOfTheirSection() {
         let bed = Bed(sections: [("Fruit", 20), ("Vegetables", 20), (nil, 5)])
         let table = bed.table
@@ -561,6 +627,33 @@ struct TableViewTests {
         let pushed = table.subviews.compactMap { $0 as? TableSectionHeader }.first { $0.label.text == "Fruit" }
         #expect(pushed?.frame.maxY == Double(28 + 20 * 44))
         #expect(table.indexPathForRow(at: Point(x: 10, y: 28 + 20 * 44 + 28 + 50)) == IndexPath(row: 1, section: 1))
+    }
+
+    /// `contentInset` marks the part of the view the content is seen in (clear of a bar at the top and the
+    /// keyboard at the bottom): rows scrolled to, rectangles made visible and floating headers keep within it.
+    @Test func scrollingToARowKeepsItWithinTheInsets() {
+        let bed = Bed(sections: [("Fruit", 20), ("Vegetables", 20)])
+        let table = bed.table
+        table.contentInset = EdgeInsets(top: 60, left: 0, bottom: 200, right: 0)
+        table.contentOffset = Point(x: 0, y: 500)
+        table.scrollToRow(at: IndexPath(row: 0, section: 0), at: .top, animated: false)
+        #expect(table.contentOffset.y == 28 - 60)
+        let row = table.rectForRow(at: IndexPath(row: 10, section: 1))
+        table.scrollToRow(at: IndexPath(row: 10, section: 1), at: .bottom, animated: false)
+        #expect(table.contentOffset.y == row.maxY - (480 - 200))
+        table.scrollToRow(at: IndexPath(row: 10, section: 1), at: .middle, animated: false)
+        #expect(table.contentOffset.y == row.midY - 60 - (480 - 60 - 200) / 2)
+        // Just into view: below the top bar, above the keyboard.
+        table.contentOffset = Point(x: 0, y: 0)
+        table.scrollRectToVisible(row, animated: false)
+        #expect(table.contentOffset.y == row.maxY - (480 - 200))
+        table.scrollRectToVisible(table.rectForRow(at: IndexPath(row: 0, section: 0)), animated: false)
+        #expect(table.contentOffset.y == 28 - 60)
+        // The section's header floats below the top inset.
+        table.contentOffset = Point(x: 0, y: 300)
+        table.layoutIfNeeded()
+        let header = table.subviews.compactMap { $0 as? TableSectionHeader }.first { $0.label.text == "Fruit" }
+        #expect(header?.frame.minY == 360)
     }
 
     /// The usual set-up order: heights first, then the data source, whose rows come at the next layout;
