@@ -81,14 +81,23 @@ public final class LibInputBackend: InputBackend {
         }
     }
 
-    /// The session went away: what is down is cancelled, libinput closes its devices.
+    /// The session went away: what is down is cancelled, libinput closes its devices. What libinput
+    /// queues as it does (a release for each key held, each device removed) is handled now, as weston
+    /// does, rather than whenever the descriptor next polls readable: a held key's repeat ends with the
+    /// session.
     public func pause() {
         router.cancelAll(reason: "session disabled")
-        libinput?.suspend()
+        guard let libinput else { return }
+        libinput.suspend()
+        for event in libinput.events() { handle(event) }
     }
 
+    /// The session is back: libinput opens the devices again, and their arrival is handled at once (as
+    /// weston does), so a touchscreen has its calibration before its first touch (libinput transforms a
+    /// touch as it reads it). They waited in libinput's queue until the next input event was read.
     public func resume() {
         do { try libinput?.resume() } catch { log.error("resuming input failed: \(error)") }
+        read()
     }
 
     /// Releases the context, which closes every device through the session.

@@ -114,6 +114,32 @@ def check_a_held_key_repeats_until_it_comes_up(guest):
             note(f"{key} held 1.5 s: {len(lengths)} edits, lengths {lengths[0]}..{lengths[-1]}")
 
 
+def check_a_key_held_across_a_session_switch_stops_repeating(guest):
+    """Another VT takes the session while a key is held: libinput releases the key as it suspends, and the
+    repeat stops. Back, the devices are added again at once (they waited in libinput's queue for the next
+    input event, so a touchscreen's first touch came before its calibration)."""
+    process = state["process"]
+    with guest.keyboard(name="Kiosk Switch Keys") as keyboard:
+        process.wait_for_output('"Kiosk Switch Keys"', timeout=30, stderr=True)
+        before = len(events("text.edit"))
+        keyboard.play("down a")
+        wait_until(lambda: len(events("text.edit")) >= before + 4, "the held key repeating", 30, lambda: f"{events()[-5:]}")
+        guest.run("busybox chvt 2", timeout=30).check()
+        process.wait_for_output("session disabled", timeout=30, stderr=True)
+        time.sleep(0.5)
+        count = len(events("text.edit"))
+        time.sleep(2)
+        expect(len(events("text.edit")) == count, f"typed while switched away: {len(events('text.edit')) - count} edits")
+        expect(events("key")[-1]["phase"] == "ended", events("key")[-3:])
+        note(f"a held 'a' typed {count - before} times before the switch, none after")
+        logged = process.stderr_so_far().count('"Kiosk Switch Keys"')
+        guest.run("busybox chvt 1", timeout=30).check()
+        process.wait_for_output("session enabled", timeout=30, stderr=True)
+        wait_until(lambda: process.stderr_so_far().count('"Kiosk Switch Keys"') > logged, "the keyboard added again", 10,
+                   lambda: process.stderr_so_far()[-1500:])
+        keyboard.play("up a")
+
+
 def check_a_tap_outside_the_fields_hides_it(guest):
     screen = state["touch"]
     screen.play(f"tap {at(900, 300)}")
