@@ -248,6 +248,9 @@ final class PropertyAnimation {
 
     var parameters: AnimationParameters { group.parameters }
 
+    /// Whether it has started and is still waiting for its delay at `time`.
+    func isInItsDelay(at time: TimeInterval) -> Bool { group.started && group.begin > time }
+
     /// When it ends, or nil if it repeats for ever (or has not started on the screen that shows it).
     var end: TimeInterval? {
         if !group.started, view.screenShowingIt != nil || !group.begin.isFinite { return nil }
@@ -318,10 +321,17 @@ final class Animator {
 
     var clock: any FrameClock { application.clock }
 
-    /// Whether any animation runs on a view shown on `screen`: then the screen needs a frame per refresh.
+    /// Whether any animation moves on a view shown on `screen`: then the screen needs a frame per refresh.
+    /// One still in its delay shows its start value and needs none until `startLead` before it begins
+    /// (the end timer wakes the frames then); one waiting for its screen's first frame needs that frame.
     func isAnimating(on screen: Screen) -> Bool {
-        animations.contains { $0.view.screenShowingIt === screen }
+        let now = clock.now
+        return animations.contains { $0.view.screenShowingIt === screen && !$0.isInItsDelay(at: now + Self.startLead) }
     }
+
+    /// How long before a delayed animation begins its screen's frames start again: a few refreshes, so
+    /// that the frame shown at its beginning is already moving.
+    static let startLead: TimeInterval = 0.05
 
     var isAnimating: Bool { !animations.isEmpty }
 
@@ -389,6 +399,13 @@ final class Animator {
         group.properties.append((view, property))
         if !group.parameters.options.contains(.allowUserInteraction) { view.interactionBlockingAnimations += 1 }
         show(animation, value: animation.value(at: now))
+    }
+
+    /// Ends the animations of `view` and its subviews, unfinished (the views left their window).
+    func removeAnimations(inside view: View) {
+        guard !animations.isEmpty else { return }
+        for animation in animations where animation.view.isDescendant(of: view) { remove(animation, finished: false) }
+        scheduleEndTimer()
     }
 
     // MARK: Running
@@ -501,9 +518,12 @@ final class Animator {
     }
 
     /// Animations whose views no screen shows still end on time (their completions run): one timer at the
-    /// earliest end among them. Screens that show animations advance them on each frame instead.
+    /// earliest end among them, or at the earliest moment a delayed one needs frames again (`startLead`
+    /// before it begins). Screens that show animations advance them on each frame instead.
     private func scheduleEndTimer() {
-        let earliest = animations.compactMap(\.end).min()
+        let now = clock.now
+        let starts = animations.filter { $0.isInItsDelay(at: now + Self.startLead) }.map { $0.group.begin - Self.startLead }
+        let earliest = (animations.compactMap(\.end) + starts).min()
         if let endTimer, !endTimer.isCancelled, endTimer.deadline == earliest { return }
         endTimer?.cancel()
         endTimer = nil
@@ -512,6 +532,8 @@ final class Animator {
             guard let self else { return }
             self.endTimer = nil
             self.advance(to: self.clock.now)
+            // A delayed animation about to begin: its screen's frames start again.
+            self.application.changeObserver?.framesRequested()
         }
     }
 

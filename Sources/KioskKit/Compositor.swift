@@ -175,9 +175,12 @@ public final class Compositor: WindowChangeObserver {
         return 1 / rate
     }
 
-    /// Whether `screen` needs a frame per refresh: an animation shows on it or a display link follows it.
+    /// Whether `screen` needs a frame per refresh: it is on, and an animation moves on it or a display link
+    /// follows it. A screen that is off shows nothing: a repeating animation must not wake the kiosk every
+    /// refresh all night (it goes on where it would be when the screen comes on).
     private func needsTicks(_ screen: Screen) -> Bool {
-        application.displayLinks.contains { $0.screen === screen && $0.isActive }
+        guard screen.powerState == .on else { return false }
+        return application.displayLinks.contains { $0.screen === screen && $0.isActive }
             || application.animator.isAnimating(on: screen)
     }
 

@@ -351,7 +351,12 @@ open class View: Responder {
         let newWindow = window
         guard newWindow !== oldWindow else { return }
         // A first responder that leaves its window (or goes into another) lets the focus go, as UIKit.
-        if oldWindow != nil { takeFirstResponderStatusInside() }
+        if oldWindow != nil {
+            takeFirstResponderStatusInside()
+            // Its animations end there (Core Animation removes a layer's when it leaves the window): their
+            // completions hear `false`, and a repeating one no longer keeps the views alive and the frames going.
+            Application.shared.animator.removeAnimations(inside: self)
+        }
         didMoveToWindow()
         for subview in subviews { subview.windowMayHaveChangedFromAncestor() }
     }

@@ -294,6 +294,67 @@ struct AnimationTests {
         #expect(abs(view.presentationAlpha - 0.5) <= bed.period + 1e-9)
     }
 
+    /// A delay needs no frames: the frame clock sleeps until a few refreshes before the animation begins,
+    /// and the animation still runs on time.
+    @Test func theDelayIsSpentWithoutFrames() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        View.animate(withDuration: 1, delay: 30, options: .curveLinear) { view.alpha = 0 }
+        bed.advance(by: 1)
+        let frames = bed.frameTimes.count
+        #expect(!bed.compositor.isTickScheduled(on: bed.screen))
+        bed.advance(by: 28.9)
+        #expect(bed.frameTimes.count == frames && view.presentationAlpha == 1)
+        bed.advance(by: 0.6)
+        #expect(abs(view.presentationAlpha - 0.5) <= bed.period + 1e-9)
+        bed.advance(by: 1)
+        #expect(view.presentationAlpha == 0 && !bed.render.bed.app.isAnimating)
+        #expect(!bed.compositor.isTickScheduled(on: bed.screen))
+    }
+
+    /// A screen that is off composes nothing, and a repeating animation on it does not tick the frame clock
+    /// (it woke the kiosk every refresh all night); on again, it goes on where it would be.
+    @Test func aScreenThatIsOffGetsNoTicks() throws {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        View.animate(withDuration: 1, options: [.repeat, .curveLinear]) { view.alpha = 0 }
+        bed.advance(by: 0.5)
+        #expect(bed.compositor.isTickScheduled(on: bed.screen))
+        try bed.screen.setPower(.off, reason: "test")
+        bed.advance(by: 0.1)
+        #expect(!bed.compositor.isTickScheduled(on: bed.screen))
+        let frames = bed.frameTimes.count
+        bed.advance(by: 60)
+        #expect(bed.frameTimes.count == frames)
+        try bed.screen.setPower(.on, reason: "test")
+        bed.render.render()  // the run loop's turn after the change
+        bed.advance(by: 0.25)
+        #expect(bed.frameTimes.count > frames && bed.compositor.isTickScheduled(on: bed.screen))
+        #expect(abs(view.presentationAlpha - (1 - 0.85)) <= 2 * bed.period + 1e-9)
+    }
+
+    /// A view that leaves its window loses its animations: their completions hear false, and a repeating one
+    /// lets the view go and the frames stop (it kept both for ever).
+    @Test func aViewThatLeavesItsWindowLosesItsAnimations() {
+        let bed = AnimationBed()
+        weak var gone: View?
+        var finished: [Bool] = []
+        do {
+            let view = bed.smallView()
+            gone = view
+            View.animate(withDuration: 0.5, options: [.repeat, .autoreverse]) { view.alpha = 0 }
+            let child = View(frame: Rect(x: 0, y: 0, width: 5, height: 5))
+            view.addSubview(child)
+            View.animate(withDuration: 1, animations: { child.center = Point(x: 50, y: 50) }) { finished.append($0) }
+            bed.advance(by: 0.1)
+            view.removeFromSuperview()
+        }
+        bed.advance(by: 2)
+        #expect(gone == nil)
+        #expect(finished == [false])
+        #expect(!bed.render.bed.app.isAnimating && !bed.compositor.isTickScheduled(on: bed.screen))
+    }
+
     @Test func touchesPassAnimatingViewsByUnlessAllowed() {
         let bed = AnimationBed()
         let view = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
