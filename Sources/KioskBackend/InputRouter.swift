@@ -40,6 +40,10 @@ public final class InputRouter {
     private var devices: [InputDeviceInfo: DeviceState] = [:]
     private var pointer: (screen: Screen, location: Point)?
     private var pointerTouch: Touch?
+    /// How many devices hold the primary button down: the touch begins with the first press and ends
+    /// with the last release, as the seat-wide button count of weston and mutter (a mouse and a tablet,
+    /// or a touch panel that is also a mouse, may both press it).
+    private var primaryButtonsDown = 0
     private let log = Logger(label: "kiosk.input")
 
     public init(
@@ -124,6 +128,7 @@ public final class InputRouter {
         application.cancelTouches(reason: reason) { all.contains($0) || $0 === self.pointerTouch }
         for device in devices.keys { devices[device]?.touches = [:] }
         pointerTouch = nil
+        primaryButtonsDown = 0
     }
 
     private func decide(_ device: InputDeviceInfo) -> TouchMapping.Decision {
@@ -171,8 +176,9 @@ public final class InputRouter {
     }
 
     public func touchMotion(_ device: InputDeviceInfo, slot: Int32, x: Double, y: Double, time: UInt64) {
-        guard let touch = devices[device]?.touches[slot], let screen = screen(for: device) else { return }
-        touch.update(phase: .moved, location: point(x, y, on: screen), timestamp: seconds(time))
+        guard let touch = devices[device]?.touches[slot] else { return }
+        // On the screen it went down on, whatever the device maps to since (a screen connected meanwhile).
+        touch.update(phase: .moved, location: point(x, y, on: touch.screen), timestamp: seconds(time))
         devices[device]?.changed.insert(slot)
     }
 
@@ -272,10 +278,14 @@ public final class InputRouter {
         guard button == Self.primaryButton else { return }
         let (screen, location) = pointer ?? (Screen.main, Screen.main.bounds.center)
         if pressed {
+            primaryButtonsDown += 1
+            guard primaryButtonsDown == 1 else { return }
             let touch = Touch(screen: screen, location: location, timestamp: seconds(time))
             pointerTouch = touch
             application.sendEvent(Event(touches: [touch], timestamp: seconds(time)))
-        } else if let touch = pointerTouch {
+        } else {
+            primaryButtonsDown = max(primaryButtonsDown - 1, 0)
+            guard primaryButtonsDown == 0, let touch = pointerTouch else { return }
             touch.update(phase: .ended, location: location, timestamp: seconds(time))
             application.sendEvent(Event(touches: [touch], timestamp: seconds(time)))
             pointerTouch = nil

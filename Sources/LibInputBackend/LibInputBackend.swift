@@ -24,6 +24,8 @@ public final class LibInputBackend: InputBackend {
     private var devices: [InputDevice: InputDeviceInfo] = [:]
     private var keyboards: [InputDevice: KeyboardState] = [:]
     private var keymap: Keymap?
+    /// Why the keymap could not be made, once it failed (it is not tried again for each keyboard).
+    private var keymapFailure: String?
     /// The locale's Compose sequences, shared by the keyboards (each has its own place in a sequence);
     /// asked for once, with the first keyboard, so a locale without any is said once.
     private var composeTable: ComposeTable?
@@ -182,21 +184,38 @@ public final class LibInputBackend: InputBackend {
 
     private func added(_ device: InputDevice) {
         nextID += 1
-        let info = Self.info(device, id: nextID)
-        devices[device] = info
+        var info = Self.info(device, id: nextID)
         var detail: String?
         if device.capabilities.contains(.keyboard) {
-            do {
-                let keymap = try self.keymap ?? Keymap()
-                self.keymap = keymap
+            if let keymap = makeKeymap() {
                 let composeTable = askForComposeTable()
                 keyboards[device] = KeyboardState(keymap: keymap, composeTable: composeTable)
                 detail = "keymap \(keymap.layoutNames.joined(separator: ", "))" + (composeTable.map { ", compose \($0.locale)" } ?? "")
-            } catch {
-                log.error("\(device.sysname): no keymap: \(error); its keys are ignored")
+            } else {
+                // Its keys are ignored, so it is no keyboard to the kiosk: one that counted as a typing
+                // keyboard kept the on-screen keyboard away (in `auto`), and nothing could type.
+                info.capabilities.remove(.keyboard)
+                detail = "no keymap (\(keymapFailure ?? "?")): its keys are ignored"
             }
         }
+        devices[device] = info
         router.deviceAdded(info, detail: detail)
+    }
+
+    /// The environment's keymap (`XKB_DEFAULT_LAYOUT`, ...), made for the first keyboard; nil when it
+    /// cannot be made, which is logged once with the reason.
+    private func makeKeymap() -> Keymap? {
+        if let keymap { return keymap }
+        guard keymapFailure == nil else { return nil }
+        do {
+            let keymap = try Keymap()
+            self.keymap = keymap
+            return keymap
+        } catch {
+            keymapFailure = "\(error)"
+            log.error("no keymap: \(error); the keys of keyboards are ignored, and the on-screen keyboard stands in (in auto)")
+            return nil
+        }
     }
 
     /// The Compose table of the environment's locale, made the first time a keyboard comes. A locale

@@ -196,6 +196,45 @@ final class TouchLog: View {
         bed.router.pointerButton(InputRouter.primaryButton, pressed: false, time: 5)
         #expect(bed.view.calls == ["began 640,200", "moved 650,200", "ended 650,200"])
     }
+
+    /// Two devices press the primary button (a mouse and a touch panel that is also a mouse): one touch, from
+    /// the first press to the last release, as a seat's button count; it was begun twice and one never ended.
+    @Test func twoDevicesPressingThePrimaryButtonMakeOneTouch() {
+        let bed = InputBed()
+        let mouse = bed.input.plug(InputDeviceInfo(id: 0, name: "Mouse", sysname: "event3", capabilities: .pointer))
+        bed.router.pointerMotionAbsolute(mouse, x: 0.5, y: 0.25, time: 1)
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: true, time: 2)
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: true, time: 3)
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: false, time: 4)
+        #expect(bed.view.calls == ["began 640,200"])
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: false, time: 5)
+        #expect(bed.view.calls == ["began 640,200", "ended 640,200"])
+        // A session switch in between forgets the count.
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: true, time: 6)
+        bed.input.pause()
+        bed.router.pointerButton(InputRouter.primaryButton, pressed: true, time: 7)
+        #expect(bed.view.calls.suffix(3) == ["began 640,200", "cancelled 640,200", "began 640,200"])
+    }
+
+    /// A finger that moves after its device was mapped to another screen (a reload's rule for a screen that
+    /// connected meanwhile) moves on the screen it went down on, in that screen's coordinates.
+    @Test func aMovingFingerStaysOnItsScreenWhenTheMappingChanges() throws {
+        var configuration = KioskConfiguration()
+        configuration.touch = [
+            TouchConfiguration(match: try TouchConfiguration.Match.parse("Panel*").get(), screen: "HDMI-A-1", calibration: nil)
+        ]
+        let bed = InputBed()
+        let panel = bed.input.plugTouchscreen("Panel Touch")
+        bed.input.frame(panel, down: [(0, 0.25, 0.5)], time: 1_000_000)
+        let hdmi = bed.display.connect(
+            "HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)], physicalSize: Size(width: 520, height: 290))
+        hdmi.rotation = .rotated90
+        bed.router.reconfigure(configuration)
+        #expect(bed.router.decision(for: panel)?.screen == "HDMI-A-1")
+        bed.input.frame(panel, moved: [(0, 0.5, 0.5)], time: 1_010_000)
+        bed.input.frame(panel, up: [0], time: 1_020_000)
+        #expect(bed.view.calls == ["began 320,400", "moved 640,400", "ended 640,400"])
+    }
 }
 
 /// Where relative motion takes the pointer among screens with positions (`PointerLayout`), as a table.

@@ -5,6 +5,8 @@ a locale without any still types."""
 
 import json
 import re
+import time
+from pathlib import Path
 
 from kioskvm.scenario import expect
 from scenarios_support import KIOSK, run_kiosk, stop, trace_events, wait_for_frames, wait_until
@@ -117,3 +119,28 @@ def check_a_locale_without_compose_sequences_still_types(guest):
     expect(len(warnings) == 1, warnings or log[-1500:])
     expect('xkb_compose_table_new_from_locale(locale "kiosk-no-such-locale" (LANG)): failed' in warnings[0], warnings[0])
     stop(kiosk["process"])
+
+
+def check_without_a_keymap_the_on_screen_keyboard_stands_in(guest):
+    """A layout xkbcommon does not have: the keymap fails once, with the reason, and keyboards without one
+    count as no keyboard, so the on-screen keyboard (auto) comes up for the form's focused field. The
+    i8042 keyboard counted as a typing keyboard and kept it away: nothing could type."""
+    config = Path(guest.job_dir) / "form.toml"
+    config.write_text("[app-settings]\nopen-form = true\n")
+    if kiosk.get("process") and kiosk["process"].running:
+        stop(kiosk["process"])
+    process, trace = run_kiosk(guest, f"--backend drm --config {guest.guest_path(config)}",
+                               env={"XKB_DEFAULT_LAYOUT": "kiosk-no-such-layout"})
+    kiosk.update(process=process, trace=trace)
+    wait_until(lambda: [e for e in events("startup") if e["phase"] == "input"], "input set up", 60,
+               lambda: process.stderr_so_far()[-1500:])
+    with guest.keyboard(name="Kiosk Unmapped Keys") as keyboard:
+        line = added(keyboard)
+        expect("no keymap" in line and "its keys are ignored" in line, line)
+        time.sleep(1)
+        shown = [e["event"] for e in events() if e["event"] in ("keyboard.show", "keyboard.hide")]
+        expect(shown and shown[-1] == "keyboard.show", f"the on-screen keyboard is not up: {shown}")
+    log = process.stderr_so_far()
+    failures = [l for l in log.splitlines() if "error kiosk" in l and "no keymap:" in l]
+    expect(len(failures) == 1, failures or log[-1500:])
+    stop(kiosk.pop("process"))
