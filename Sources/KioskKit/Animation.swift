@@ -422,10 +422,19 @@ final class Animator {
     func advance(to time: TimeInterval, frameOf screen: Screen? = nil) {
         guard !animations.isEmpty else { return }
         var ended: [PropertyAnimation] = []
+        // Whether a block still has a view on the screen whose frame it waits for (a block may also animate
+        // views on no screen or another one, which wait with it), looked at once per block.
+        var stillAwaited: [ObjectIdentifier: Bool] = [:]
+        func hasAViewOn(_ screen: Screen, _ group: AnimationGroup) -> Bool {
+            if let known = stillAwaited[ObjectIdentifier(group)] { return known }
+            let found = animations.contains { $0.group === group && $0.view.screenShowingIt === screen }
+            stillAwaited[ObjectIdentifier(group)] = found
+            return found
+        }
         for animation in animations {
             let group = animation.group
-            if let awaiting = group.awaitingFrameOf, animation.view.screenShowingIt !== awaiting {
-                // Its view left that screen before the frame showed: it starts now.
+            if let awaiting = group.awaitingFrameOf, !hasAViewOn(awaiting, group) {
+                // Its views left that screen before the frame showed: it starts now.
                 group.awaitingFrameOf = nil
                 group.started = true
                 group.begin = time

@@ -294,6 +294,22 @@ struct AnimationTests {
         #expect(abs(view.presentationAlpha - 0.5) <= bed.period + 1e-9)
     }
 
+    /// A block that also animates a view on no screen keeps its delay for every view (the other view made
+    /// the block start at once, or not, by the order its properties were set).
+    @Test func aViewOnNoScreenDoesNotCutTheBlocksDelay() {
+        let bed = AnimationBed()
+        let shown = bed.smallView()
+        let detached = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        View.animate(withDuration: 1, delay: 0.5, options: .curveLinear) {
+            shown.alpha = 0
+            detached.alpha = 0
+        }
+        bed.advance(by: 0.4)
+        #expect(shown.presentationAlpha == 1)
+        bed.advance(by: 0.6)
+        #expect(abs(shown.presentationAlpha - 0.5) <= bed.period + 1e-9)
+    }
+
     /// A delay needs no frames: the frame clock sleeps until a few refreshes before the animation begins,
     /// and the animation still runs on time.
     @Test func theDelayIsSpentWithoutFrames() {
