@@ -183,7 +183,13 @@ public final class DRMDisplay: DisplayBackend {
 
     /// Reads every connector (a real probe: the kernel asks the displays), has the planner decide and
     /// carries the plan out: lighting, then the screens. Problems with one connector are logged and skipped.
+    /// While the session is away nothing is read or lit (a modeset needs the DRM master the session gave
+    /// up): `resume()` reads the connectors again, as wlroots does.
     func update(log: Logger) {
+        guard !isPaused else {
+            log.info("\(cardName): displays are read again when the session is back")
+            return
+        }
         let connectors: [DRMConnector]
         var current: [DRMConnectorID: DRMModeInfo] = [:]
         do {
@@ -234,8 +240,13 @@ public final class DRMDisplay: DisplayBackend {
                 turnOff(connector)
             case let .light(connector, name, crtc, modeIndex):
                 do { try light(connector: connector, crtc: crtc, modeIndex: modeIndex) } catch {
-                    log.error("\(name): lighting it on \(crtc) failed: \(error); it stays dark")
-                    failed.insert(name)
+                    if let kept = outputs[connector] {
+                        // A lit output whose new mode was refused goes on with the mode it had.
+                        log.error("\(name): a new mode on \(crtc) failed: \(error); it keeps \(DisplayMode(kept.mode))")
+                    } else {
+                        log.error("\(name): lighting it on \(crtc) failed: \(error); it stays dark")
+                        failed.insert(name)
+                    }
                 }
             case let .connectScreen(name), let .updateScreen(name):
                 guard let connector = connectors.first(where: { $0.name == name }) else { continue }
@@ -365,6 +376,8 @@ public final class DRMDisplay: DisplayBackend {
             setNeedsFullRepaint(of: output)
         }
         log.info("\(cardName): resumed")
+        // Displays plugged in, out or changed while away (their hotplug events were not acted on).
+        update(log: hotplugLog)
     }
 
     /// Has the compositor repaint `output`'s screen whole, and forget the buffer it last painted into

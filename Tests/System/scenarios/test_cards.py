@@ -1,5 +1,6 @@
 """Cards and sessions: a second card (bochs) is listed and drivable; a VT switch pauses the kiosk and gives it back,
-and a screen that was off stays off when it comes back."""
+a screen that was off stays off when it comes back, and a display plugged in while the kiosk was away is
+lit when it comes back."""
 
 import json
 import signal
@@ -85,3 +86,27 @@ def check_a_screen_that_was_off_stays_off_after_a_session_switch(guest):
     expect([e["power"] for e in trace_events(trace, "screen.power") if e["screen"] == "Virtual-1"] == ["off"],
            trace_events(trace, "screen.power"))
     stop(process)
+
+
+def check_a_display_plugged_in_during_a_session_switch_is_lit_on_return(guest):
+    if "Virtual-2 connected" in guest.run("drmframe --list", timeout=30).stdout:
+        guest.disconnect_head(1)
+        wait_until(lambda: "Virtual-2 connected" not in guest.run("drmframe --list", timeout=30).stdout, "Virtual-2 unplugged", 30)
+    process, trace = run_kiosk(guest, "--backend drm", env={"KIOSK_DRM_DEVICE": "/dev/dri/card0"})
+    wait_for_frames(trace, ["Virtual-1"])
+    guest.run("busybox chvt 2", timeout=30).check()
+    process.wait_for_output("session disabled", timeout=30, stderr=True)
+    # Plugged in while away: no modeset can succeed without the DRM master (it was tried, failed and
+    # never tried again: the display stayed dark).
+    guest.set_head_size(1, 1024, 768)
+    wait_until(lambda: "Virtual-2 connected" in guest.run("drmframe --list", timeout=30).stdout, "Virtual-2 connected", 30)
+    time.sleep(1.5)                                  # past the hotplug debounce (300 ms)
+    expect(not [e for e in trace_events(trace, "screen.connect") if e["screen"] == "Virtual-2"], "lit while away")
+    guest.run("busybox chvt 1", timeout=30).check()
+    process.wait_for_output("session enabled", timeout=30, stderr=True)
+    wait_until(lambda: [e for e in trace_events(trace, "screen.connect") if e["screen"] == "Virtual-2"], "screen.connect Virtual-2", 30,
+               lambda: process.stderr_so_far()[-1500:])
+    wait_for_frames(trace, ["Virtual-2"])
+    log = stop(process).stderr
+    expect("failed" not in log or "Virtual-2: lighting" not in log, log[-1500:])
+    guest.disconnect_head(1)
