@@ -1,6 +1,7 @@
 import DRM
 import Glibc
 import KioskKit
+import Logging
 
 extension DRMDisplay {
     /// Lights one output: buffers of the mode's size, then an atomic commit (TEST_ONLY first) or `SetCrtc`.
@@ -74,6 +75,28 @@ extension DRMDisplay {
             // that would start the next frame at once and draw faster than the display refreshes.
             output.hasVBlank = false
             log.info("\(connector.name): \(crtc) has no vblank interrupts (\(error)); frames are paced by a timer at the refresh rate")
+        }
+    }
+
+    /// Turns off a CRTC something else lit (the console) on a connector the kiosk does not drive; `stop()`
+    /// puts the console back, as it does every CRTC state found at start.
+    func darken(_ connector: DRMConnectorID, name: String, crtc: DRMCRTCID, log: Logger) {
+        do {
+            if usesAtomic {
+                let request = DRMAtomicRequest()
+                try set(request, connector: connector, "CRTC_ID", 0)
+                try set(request, crtc: crtc, "ACTIVE", 0)
+                try set(request, crtc: crtc, "MODE_ID", 0)
+                let plane = try primaryPlane(for: crtc)
+                try set(request, plane: plane, "FB_ID", 0)
+                try set(request, plane: plane, "CRTC_ID", 0)
+                try device.commit(request, flags: [.allowModeset])
+            } else {
+                try device.setCRTC(crtc, framebuffer: nil, connectors: [], mode: nil)
+            }
+            log.info("\(name): turned dark (lit by something else on \(crtc); the kiosk does not drive it)")
+        } catch {
+            log.error("\(name): turning off \(crtc), which something else lit, failed: \(error); it shows what it showed")
         }
     }
 

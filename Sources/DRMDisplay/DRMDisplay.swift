@@ -205,6 +205,7 @@ public final class DRMDisplay: DisplayBackend {
             log.error("\(cardName): reading connectors failed: \(error)")
             return
         }
+        var showing: [DRMConnectorID: DRMCRTCID] = [:]
         for connector in connectors {
             probed[connector.id] = connector
             if let output = outputs[connector.id] {
@@ -214,6 +215,7 @@ public final class DRMDisplay: DisplayBackend {
             {
                 // Lit by firmware, the console or a boot splash.
                 current[connector.id] = mode
+                showing[connector.id] = crtc
             }
         }
         var requests: [String: ModeRequest] = [:]
@@ -229,7 +231,8 @@ public final class DRMDisplay: DisplayBackend {
         displayIdentities = identities
         let connectedScreens = Set(madeScreens.filter(\.isConnected).map(\.name))
         let lit = outputs.mapValues { OutputPlanner.LitOutput(crtc: $0.crtc, name: $0.name) }
-        let plan = OutputPlanner.plan(connectors, current: current, lit: lit, connectedScreens: connectedScreens, requests: requests)
+        let plan = OutputPlanner.plan(
+            connectors, current: current, lit: lit, connectedScreens: connectedScreens, requests: requests, showing: showing)
         for problem in plan.problems { log.error("\(problem)") }
         for decision in plan.decisions { log.info("\(decision)") }
 
@@ -238,6 +241,8 @@ public final class DRMDisplay: DisplayBackend {
             switch action {
             case let .turnOff(connector, _):
                 turnOff(connector)
+            case let .darken(connector, name, crtc):
+                darken(connector, name: name, crtc: crtc, log: log)
             case let .light(connector, name, crtc, modeIndex):
                 do { try light(connector: connector, crtc: crtc, modeIndex: modeIndex) } catch {
                     if let kept = outputs[connector] {

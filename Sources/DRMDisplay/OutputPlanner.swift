@@ -11,10 +11,15 @@ import KioskConfig
 ///   screen disconnects.
 /// - A connected, lit connector whose chosen mode changed is lit again; the screen is updated (which posts
 ///   `modeDidChangeNotification`). One whose `link-status` is Bad is lit again with the same mode.
+/// - A connected connector something else lit (firmware, the console, the session before a VT switch) that
+///   the kiosk does not drive (configured off, or no CRTC left) goes dark, its CRTC with it, as weston
+///   turns off what it does not use: it showed the console.
 /// - Everything else is left alone: no modeset, no flicker.
 public enum OutputPlanner {
     public enum Action: Equatable, Sendable {
         case turnOff(connector: DRMConnectorID, name: String)
+        /// A connector lit by something else on `crtc`, which no connector of the kiosk's takes: both go dark.
+        case darken(connector: DRMConnectorID, name: String, crtc: DRMCRTCID)
         /// `modeIndex` (into the connector's `modes`) nil: keep the CRTC's current mode (no modeset).
         case light(connector: DRMConnectorID, name: String, crtc: DRMCRTCID, modeIndex: Int?)
         case connectScreen(name: String)
@@ -47,9 +52,10 @@ public enum OutputPlanner {
     ///   - lit: the outputs this backend lit, by connector.
     ///   - connectedScreens: names of the screens the window model has connected now.
     ///   - requests: the configured mode per connector name.
+    ///   - showing: the CRTC each connector something else lit is on (firmware, the console).
     public static func plan(
         _ connectors: [DRMConnector], current: [DRMConnectorID: DRMModeInfo], lit: [DRMConnectorID: LitOutput],
-        connectedScreens: Set<String>, requests: [String: ModeRequest]
+        connectedScreens: Set<String>, requests: [String: ModeRequest], showing: [DRMConnectorID: DRMCRTCID] = [:]
     ) -> Plan {
         var plan = Plan()
         var wanted: [(DRMConnector, ModePolicy.Decision)] = []
@@ -67,6 +73,14 @@ public enum OutputPlanner {
         for id in allocation.unassigned {
             let name = connectors.first { $0.id == id }?.name ?? "\(id)"
             plan.problems.append("\(name): no CRTC left to drive it (\(allocation.assignments.count) in use); it stays dark")
+        }
+        // What something else lit and the kiosk does not drive goes dark (unless the kiosk lights that CRTC
+        // for another connector, which takes it over).
+        let driven = Set(allocation.assignments.values)
+        for connector in connectors where connector.status == .connected && lit[connector.id] == nil {
+            guard let crtc = showing[connector.id], allocation.assignments[connector.id] == nil, !driven.contains(crtc) else { continue }
+            plan.actions.append(.darken(connector: connector.id, name: connector.name, crtc: crtc))
+            plan.decisions.append("\(connector.name): lit by something else on \(crtc), not driven -> dark")
         }
         // Off first, so a CRTC freed here can be taken below.
         for (id, output) in lit.sorted(by: { $0.key < $1.key }) where allocation.assignments[id] != output.crtc {

@@ -62,6 +62,27 @@ func kernelConnector(
             probes.map(\.connector), current: current, lit: lit, connectedScreens: connectedScreens, requests: requests)
     }
 
+    /// A display the console lit that the kiosk does not drive (configured off) goes dark with its CRTC; it
+    /// showed the console. A CRTC the kiosk lights for another display is left to that lighting.
+    @Test func whatTheConsoleLitAndTheKioskDoesNotDriveGoesDark() {
+        let hdmi = Self.hdmi(current: Self.fullHD)
+        var current: [DRMConnectorID: DRMModeInfo] = [:]
+        current[40] = Self.fullHD
+        let alone = OutputPlanner.plan(
+            [hdmi.connector], current: current, lit: [:], connectedScreens: [], requests: ["HDMI-A-1": .off], showing: [40: 31])
+        #expect(alone.actions == [.darken(connector: 40, name: "HDMI-A-1", crtc: 31)])
+        #expect(alone.decisions == ["HDMI-A-1: lit by something else on CRTC 31, not driven -> dark"])
+        // DP-1 takes CRTC 31: its lighting takes the CRTC over.
+        let taken = OutputPlanner.plan(
+            [hdmi.connector, Self.dp().connector], current: current, lit: [:], connectedScreens: [], requests: ["HDMI-A-1": .off],
+            showing: [40: 31])
+        #expect(taken.actions == [.light(connector: 41, name: "DP-1", crtc: 31, modeIndex: 0), .connectScreen(name: "DP-1")])
+        // Driven by the kiosk: nothing goes dark.
+        let driven = OutputPlanner.plan(
+            [hdmi.connector], current: current, lit: [:], connectedScreens: [], requests: [:], showing: [40: 31])
+        #expect(!driven.actions.contains { if case .darken = $0 { true } else { false } })
+    }
+
     @Test func startLightsEveryConnectedConnector() {
         let plan = Self.plan([Self.hdmi(), Self.dp()], lit: [:], connectedScreens: [], requests: [:])
         #expect(

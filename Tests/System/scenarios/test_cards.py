@@ -1,6 +1,7 @@
 """Cards and sessions: a second card (bochs) is listed and drivable; a VT switch pauses the kiosk and gives it back,
-a screen that was off stays off when it comes back, and a display plugged in while the kiosk was away is
-lit when it comes back."""
+a screen that was off stays off when it comes back, a display plugged in while the kiosk was away is lit
+when it comes back, and a display the console lit that is configured off goes dark (and gets the console
+back when the kiosk stops)."""
 
 import json
 import signal
@@ -109,4 +110,22 @@ def check_a_display_plugged_in_during_a_session_switch_is_lit_on_return(guest):
     wait_for_frames(trace, ["Virtual-2"])
     log = stop(process).stderr
     expect("failed" not in log or "Virtual-2: lighting" not in log, log[-1500:])
+    guest.disconnect_head(1)
+
+
+def check_a_display_configured_off_does_not_keep_showing_the_console(guest):
+    if "Virtual-2 connected" not in guest.run("drmframe --list", timeout=30).stdout:
+        guest.set_head_size(1, 1024, 768)
+    # The console (fbdev emulation) lights the display it finds connected.
+    wait_until(lambda: "Virtual-2 crtc=" in guest.run("drmframe --crtcs", timeout=30).stdout
+               and crtc_active(guest, "Virtual-2") == 1, "the console on Virtual-2", 30)
+    process, trace = run_kiosk(guest, "--backend drm --mode Virtual-2=off", env={"KIOSK_DRM_DEVICE": "/dev/dri/card0"})
+    wait_for_frames(trace, ["Virtual-1"])
+    crtcs = guest.run("drmframe --crtcs", timeout=30).check().stdout
+    expect("Virtual-2 crtc=" not in crtcs or crtc_active(guest, "Virtual-2") == 0, f"Virtual-2 still shows the console:\n{crtcs}")
+    expect(not [e for e in trace_events(trace, "screen.connect") if e["screen"] == "Virtual-2"], "Virtual-2 connected as a screen")
+    result = stop(process)
+    expect("Virtual-2: turned dark" in result.stderr, result.stderr[-1500:])
+    # The kiosk gone, the console is back on it.
+    expect(crtc_active(guest, "Virtual-2") == 1, guest.run("drmframe --crtcs", timeout=30).stdout)
     guest.disconnect_head(1)
