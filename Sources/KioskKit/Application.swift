@@ -210,6 +210,8 @@ public final class Application: Responder {
     public var keyRepeat = KeyRepeat.standard {
         didSet { if keyRepeat != oldValue { releaseHeldKeys() } }
     }
+    /// Which responder each held key's press went to.
+    var pressPairing = PressPairing()
     /// The hardware key held down whose repeat runs.
     var heldKey: Press?
     let heldKeyRepeat = KeyRepeatTimer()

@@ -17,8 +17,10 @@ open class Responder {
 
     /// A key went down (keyboard events go to the key window's first responder, else the key window).
     open func pressesBegan(_ presses: Set<Press>, with event: Event) { next?.pressesBegan(presses, with: event) }
-    /// A key went up.
+    /// A key went up. It reaches the responder its press went to, whatever the first responder is now.
     open func pressesEnded(_ presses: Set<Press>, with event: Event) { next?.pressesEnded(presses, with: event) }
+    /// Keys held on this responder will not come up here: it left its window (as UIKit's).
+    open func pressesCancelled(_ presses: Set<Press>, with event: Event) { next?.pressesCancelled(presses, with: event) }
 
     /// Any other event without a position (`Event.Kind.other`).
     open func handleOther(_ event: Event) { next?.handleOther(event) }

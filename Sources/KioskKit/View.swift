@@ -356,6 +356,11 @@ open class View: Responder {
             // Its animations end there (Core Animation removes a layer's when it leaves the window): their
             // completions hear `false`, and a repeating one no longer keeps the views alive and the frames going.
             Application.shared.animator.removeAnimations(inside: self)
+            // Keys held on a responder here will not come up there: cancelled, their releases go nowhere.
+            let application = Application.shared
+            for (responder, presses) in application.pressPairing.cancel(inside: self) {
+                responder.pressesCancelled(presses, with: Event(presses: presses, timestamp: application.clock.now))
+            }
         }
         didMoveToWindow()
         for subview in subviews { subview.windowMayHaveChangedFromAncestor() }

@@ -212,10 +212,21 @@ open class Window: View {
             Application.shared.gestures.deliver(event, in: self)
         case .presses:
             let target = focusedResponder ?? self
+            let application = Application.shared
             let began = event.allPresses.filter { $0.phase == .began }
-            let ended = event.allPresses.filter { $0.phase == .ended }
+            for press in began { application.pressPairing.began(press, by: target) }
             if !began.isEmpty { target.pressesBegan(began, with: event) }
-            if !ended.isEmpty { target.pressesEnded(ended, with: event) }
+            // Each release to the responder its press went to (the first responder may have changed since).
+            var releases: [(Responder, Set<Press>)] = []
+            for press in event.allPresses where press.phase == .ended {
+                guard let responder = application.pressPairing.responder(forRelease: press, fallback: target) else { continue }
+                if let index = releases.firstIndex(where: { $0.0 === responder }) {
+                    releases[index].1.insert(press)
+                } else {
+                    releases.append((responder, [press]))
+                }
+            }
+            for (responder, presses) in releases { responder.pressesEnded(presses, with: event) }
         case .other:
             (focusedResponder ?? self).handleOther(event)
         }

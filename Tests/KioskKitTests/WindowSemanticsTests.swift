@@ -366,6 +366,44 @@ struct WindowSemanticsTests {
         #expect(!child.isFirstResponder)
     }
 
+    /// A key's release reaches the responder its press went to, whoever is first responder by then
+    /// (UIKit's `UIPress.responder`); a responder that leaves its window while a key is held hears
+    /// `pressesCancelled`, and the release then goes nowhere.
+    @Test func aKeysReleaseGoesWhereItsPressWent() {
+        final class KeyView: View {
+            var heard: [String] = []
+            override var canBecomeFirstResponder: Bool { true }
+            override func pressesBegan(_ presses: Set<Press>, with event: Event) { heard += presses.map { "began \($0.keyCode)" } }
+            override func pressesEnded(_ presses: Set<Press>, with event: Event) { heard += presses.map { "ended \($0.keyCode)" } }
+            override func pressesCancelled(_ presses: Set<Press>, with event: Event) { heard += presses.map { "cancelled \($0.keyCode)" } }
+        }
+        let bed = TestBed()
+        let window = bed.window("main")
+        let a = KeyView(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        let b = KeyView(frame: Rect(x: 20, y: 0, width: 10, height: 10))
+        window.addSubview(a)
+        window.addSubview(b)
+        func key(_ phase: Press.Phase, _ code: UInt32, at time: TimeInterval) {
+            bed.app.sendEvent(
+                Event(presses: [Press(phase: phase, keysym: 0x61, text: "", timestamp: time, keyCode: code)], timestamp: time))
+        }
+        #expect(a.becomeFirstResponder())
+        key(.began, 30, at: 1)
+        #expect(b.becomeFirstResponder())
+        key(.ended, 30, at: 2)
+        #expect(a.heard == ["began 30", "ended 30"] && b.heard.isEmpty)
+        key(.began, 31, at: 3)
+        b.removeFromSuperview()
+        key(.ended, 31, at: 4)
+        #expect(b.heard == ["began 31", "cancelled 31"])
+        #expect(a.heard == ["began 30", "ended 30"])
+        // The next press of that key is paired again.
+        #expect(a.becomeFirstResponder())
+        key(.began, 31, at: 5)
+        key(.ended, 31, at: 6)
+        #expect(a.heard.suffix(2) == ["began 31", "ended 31"])
+    }
+
     /// `Window(frame: Screen.main.bounds)`, UIKit's idiom, made before any display is connected: the window
     /// gets the first display's size (it stayed 0x0, never drawn, never touched).
     @Test func aWindowMadeWithTheMainScreensBoundsBeforeAnyDisplay() {
