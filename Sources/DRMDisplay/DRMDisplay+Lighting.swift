@@ -82,18 +82,7 @@ extension DRMDisplay {
     /// puts the console back, as it does every CRTC state found at start.
     func darken(_ connector: DRMConnectorID, name: String, crtc: DRMCRTCID, log: Logger) {
         do {
-            if usesAtomic {
-                let request = DRMAtomicRequest()
-                try set(request, connector: connector, "CRTC_ID", 0)
-                try set(request, crtc: crtc, "ACTIVE", 0)
-                try set(request, crtc: crtc, "MODE_ID", 0)
-                let plane = try primaryPlane(for: crtc)
-                try set(request, plane: plane, "FB_ID", 0)
-                try set(request, plane: plane, "CRTC_ID", 0)
-                try device.commit(request, flags: [.allowModeset])
-            } else {
-                try device.setCRTC(crtc, framebuffer: nil, connectors: [], mode: nil)
-            }
+            try switchOff(connector: connector, crtc: crtc, plane: usesAtomic ? try primaryPlane(for: crtc) : nil)
             log.info("\(name): turned dark (lit by something else on \(crtc); the kiosk does not drive it)")
         } catch {
             log.error("\(name): turning off \(crtc), which something else lit, failed: \(error); it shows what it showed")
@@ -104,17 +93,7 @@ extension DRMDisplay {
     func turnOff(_ id: DRMConnectorID) {
         guard let output = outputs.removeValue(forKey: id) else { return }
         do {
-            if usesAtomic, let plane = output.primaryPlane {
-                let request = DRMAtomicRequest()
-                try set(request, connector: id, "CRTC_ID", 0)
-                try set(request, crtc: output.crtc, "ACTIVE", 0)
-                try set(request, crtc: output.crtc, "MODE_ID", 0)
-                try set(request, plane: plane, "FB_ID", 0)
-                try set(request, plane: plane, "CRTC_ID", 0)
-                try device.commit(request, flags: [.allowModeset])
-            } else {
-                try device.setCRTC(output.crtc, framebuffer: nil, connectors: [], mode: nil)
-            }
+            try switchOff(connector: id, crtc: output.crtc, plane: output.primaryPlane)
         } catch {
             // A connector that vanished may refuse; its CRTC is reused or restored later anyway.
             log.warning("\(output.name): turning off \(output.crtc) failed: \(error)")
@@ -123,6 +102,21 @@ extension DRMDisplay {
         setNeedsFullRepaint(of: output)
         output.release()
         log.info("\(output.name): off, \(output.crtc) released")
+    }
+
+    /// Turns `crtc` off: with `plane` on the atomic path, the connector and the plane taken off it in the
+    /// same commit; else (legacy, or no plane known) `SetCrtc` with no framebuffer.
+    private func switchOff(connector: DRMConnectorID, crtc: DRMCRTCID, plane: DRMPlaneID?) throws(DRMError) {
+        guard usesAtomic, let plane else {
+            return try device.setCRTC(crtc, framebuffer: nil, connectors: [], mode: nil)
+        }
+        let request = DRMAtomicRequest()
+        try set(request, connector: connector, "CRTC_ID", 0)
+        try set(request, crtc: crtc, "ACTIVE", 0)
+        try set(request, crtc: crtc, "MODE_ID", 0)
+        try set(request, plane: plane, "FB_ID", 0)
+        try set(request, plane: plane, "CRTC_ID", 0)
+        try device.commit(request, flags: [.allowModeset])
     }
 
     /// App code set `screen.currentMode`: modeset that output with the matching mode on its CRTC.
