@@ -37,17 +37,26 @@ struct PressPairing {
     /// window), by responder.
     mutating func cancel(inside view: View) -> [(Responder, Set<Press>)] {
         guard !held.isEmpty else { return [] }
-        var found: [(Responder, Set<Press>)] = []
+        var found: [(Responder, Press)] = []
         for (key, entry) in held {
             guard let responder = entry.responder, responder.firstResponderView?.isDescendant(of: view) == true else { continue }
             held[key] = nil
             cancelled.insert(key)
-            if let index = found.firstIndex(where: { $0.0 === responder }) {
-                found[index].1.insert(entry.press)
+            found.append((responder, entry.press))
+        }
+        return Self.grouped(found)
+    }
+
+    /// The presses of each responder, one set each, in the order the responders first come.
+    static func grouped(_ pairs: [(Responder, Press)]) -> [(Responder, Set<Press>)] {
+        var groups: [(Responder, Set<Press>)] = []
+        for (responder, press) in pairs {
+            if let index = groups.firstIndex(where: { $0.0 === responder }) {
+                groups[index].1.insert(press)
             } else {
-                found.append((responder, [entry.press]))
+                groups.append((responder, [press]))
             }
         }
-        return found
+        return groups
     }
 }

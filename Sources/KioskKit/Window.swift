@@ -217,16 +217,10 @@ open class Window: View {
             for press in began { application.pressPairing.began(press, by: target) }
             if !began.isEmpty { target.pressesBegan(began, with: event) }
             // Each release to the responder its press went to (the first responder may have changed since).
-            var releases: [(Responder, Set<Press>)] = []
-            for press in event.allPresses where press.phase == .ended {
-                guard let responder = application.pressPairing.responder(forRelease: press, fallback: target) else { continue }
-                if let index = releases.firstIndex(where: { $0.0 === responder }) {
-                    releases[index].1.insert(press)
-                } else {
-                    releases.append((responder, [press]))
-                }
+            let releases = event.allPresses.filter { $0.phase == .ended }.compactMap { press in
+                application.pressPairing.responder(forRelease: press, fallback: target).map { ($0, press) }
             }
-            for (responder, presses) in releases { responder.pressesEnded(presses, with: event) }
+            for (responder, presses) in PressPairing.grouped(releases) { responder.pressesEnded(presses, with: event) }
         case .other:
             (focusedResponder ?? self).handleOther(event)
         }
