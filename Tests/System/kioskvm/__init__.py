@@ -5,12 +5,12 @@ touch.TouchScreen and the libinput parsers; keyboard.Keyboard; drm.connectors an
 """
 
 from .build import BuildError, ensure_image
-from .guest import (BootError, CommandFailed, CommandTimeout, Guest, GuestDied, GuestError,
+from .guest import (BootError, BootHung, CommandFailed, CommandTimeout, Guest, GuestDied, GuestError,
                     GuestProcess, Result)
 from .image import Image, load as load_image
 from .qmp import QMPError
 
 __all__ = [
-    "BootError", "BuildError", "CommandFailed", "CommandTimeout", "Guest", "GuestDied", "GuestError",
+    "BootError", "BootHung", "BuildError", "CommandFailed", "CommandTimeout", "Guest", "GuestDied", "GuestError",
     "GuestProcess", "Image", "QMPError", "Result", "ensure_image", "load_image",
 ]

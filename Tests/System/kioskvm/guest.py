@@ -55,6 +55,17 @@ class BootError(GuestError):
     """The guest did not come up."""
 
 
+class BootHung(BootError):
+    """QEMU ran, but the guest's agent did not report ready in time: the boot stalled. Seen in CI
+    under TCG with two guests on two host cores: the kernel stuck early, printing RCU stalls
+    ("rcu_preempt kthread timer wakeup didn't happen") for minutes. `start()` boots once more.
+    `summary`: one line for the note that says so."""
+
+    def __init__(self, msg: str, summary: str = ""):
+        super().__init__(msg)
+        self.summary = summary or msg.splitlines()[0]
+
+
 class GuestDied(GuestError):
     """QEMU exited or the agent channel closed while the host was waiting on it."""
 
@@ -241,11 +252,13 @@ class Guest:
                  `python3 -c pass` 0.25 s vs 0.7 s, `libinput list-devices` 0.3-0.6 s vs 1.2-1.6 s),
                  but files the host changes after boot may look stale in the guest; "none" if a test
                  changes host files (outside the job folder, which is always uncached) mid-boot
-    boot_timeout seconds to wait for the guest's agent (default KIOSK_VM_BOOT_TIMEOUT or 180)
+    boot_timeout seconds to wait for the guest's agent (default KIOSK_VM_BOOT_TIMEOUT or 60; guests
+                 come up in 4-14 s); a boot that hangs past it is tried once more (BOOT_ATTEMPTS)
     keep         keep the run folder (console.log, job/, sockets) after stop; default KIOSK_VM_KEEP
     """
 
     GPU_ID = "gpu0"
+    BOOT_ATTEMPTS = 2
 
     def __init__(self, heads: int = 2, devices=(), qemu_args=(), memory: int = 1024, smp: int = 2,
                  accel: str | None = None, append: str = "", udev: bool = True, cwd=None,
@@ -261,7 +274,7 @@ class Guest:
         self.udev = udev
         self.host_cache = host_cache
         self.cwd = str(cwd or REPO_ROOT)
-        self.boot_timeout = boot_timeout or float(os.environ.get("KIOSK_VM_BOOT_TIMEOUT", "180"))
+        self.boot_timeout = boot_timeout or float(os.environ.get("KIOSK_VM_BOOT_TIMEOUT", "60"))
         self.keep = _env_flag("KIOSK_VM_KEEP") if keep is None else keep
         self.name = name
         self.image: build.Image | None = None
@@ -281,6 +294,8 @@ class Guest:
         self._ids = itertools.count(1)
         self._send_lock = threading.Lock()
         self._shots = itertools.count(1)
+        self._boot_attempt = 0      # the agent reader of an earlier, hung attempt must not touch this one
+        self.boot_attempts = 0
 
     # ------------------------------------------------------------------------------ lifecycle
     @property
@@ -351,6 +366,23 @@ class Guest:
         if shutil.which("qemu-system-x86_64") is None:
             raise BootError("qemu-system-x86_64 not found (apt-get install qemu-system-x86)")
         self.image = build.current_image()
+        for attempt in range(1, self.BOOT_ATTEMPTS + 1):
+            try:
+                return self._boot(attempt)
+            except BootHung as e:
+                if attempt == self.BOOT_ATTEMPTS:
+                    raise
+                from .scenario import note
+                note(f"{self.name}: boot {attempt} hung, booting a fresh guest; {e.summary}")
+        raise AssertionError("unreachable")
+
+    def _boot(self, attempt: int) -> "Guest":
+        """One boot: a fresh run folder and QEMU. A hang raises BootHung with its run folder kept."""
+        with self._cv:
+            self._boot_attempt = attempt
+            self.boot_attempts = attempt
+            self._ready = False
+            self._dead = None
         # Short path under /tmp: unix socket paths are limited to 108 bytes.
         self.run_dir = Path(tempfile.mkdtemp(prefix=f"kioskvm-{self.name}-"))
         self.job_dir = self.run_dir / "job"
@@ -372,7 +404,18 @@ class Guest:
             self._connect_agent()
             self._qmp = QMP(str(self.run_dir / "qmp.sock"))
             self._wait_for(lambda: self._ready, self.boot_timeout,
-                           lambda: BootError(f"guest not ready after {self.boot_timeout} s"))
+                           lambda: BootHung(f"guest not ready after {self.boot_timeout} s"))
+        except BootHung as e:
+            # Keep the stalled boot's folder (console.log says where it stopped) for whoever looks.
+            console = self.console_tail(1).strip()
+            msg = f"{e}\n{self.diagnostics()}"
+            keep, self.keep = self.keep, True
+            try:
+                self.stop()
+            finally:
+                self.keep = keep
+            raise BootHung(msg, f"not ready after {self.boot_timeout} s, last console line {console!r}, "
+                                f"kept in {self.run_dir}") from None
         except GuestError as e:
             msg = f"{e}\n{self.diagnostics()}"
             self.stop()
@@ -400,10 +443,12 @@ class Guest:
                     raise GuestDied("QEMU did not create the agent socket")
                 time.sleep(0.02)
         self._agent = s
-        threading.Thread(target=self._reader, name=f"kioskvm-agent-{self.name}", daemon=True).start()
+        threading.Thread(target=self._reader, args=(s, self._qemu, self._boot_attempt),
+                         name=f"kioskvm-agent-{self.name}", daemon=True).start()
 
-    def _reader(self) -> None:
-        sock = self._agent        # stop() clears the attribute; keep our own reference
+    def _reader(self, sock: socket.socket, qemu: subprocess.Popen, attempt: int) -> None:
+        """Reads one boot's agent channel (`sock`, of QEMU `qemu`, boot `attempt`): a hung boot's
+        reader ends after start() booted again, and must then leave the new boot's state alone."""
         buf = b""
         reason = "agent channel closed"
         try:
@@ -414,19 +459,20 @@ class Guest:
                 buf += data
                 while b"\n" in buf:
                     line, buf = buf.split(b"\n", 1)
-                    if line.strip():
+                    if line.strip() and attempt == self._boot_attempt:
                         self._on_message(json.loads(line))
         except OSError as e:
             reason = f"agent channel error: {e}"
-        qemu = self._qemu
         if qemu is not None and qemu.poll() is None:
             try:
                 qemu.wait(2)          # the channel closes as QEMU exits: say so if it did
             except subprocess.TimeoutExpired:
                 pass
-        if qemu is not None and qemu.returncode is not None:
-            reason = self._qemu_exit_reason()
         with self._cv:
+            if attempt != self._boot_attempt:
+                return
+            if qemu is not None and qemu.returncode is not None:
+                reason = self._qemu_exit_reason()
             if self._dead is None:
                 self._dead = reason
             self._cv.notify_all()

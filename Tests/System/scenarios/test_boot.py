@@ -1,10 +1,13 @@
 """The guest boots; udevd enumerates card0 with Virtual-1 connected and Virtual-2 disconnected; the agent works."""
 
 import re
+import shutil
 import signal
+import tempfile
 import time
+from pathlib import Path
 
-from kioskvm import drm
+from kioskvm import Guest, drm
 from kioskvm.scenario import expect, note
 
 GUEST = dict(heads=2)
@@ -119,3 +122,25 @@ def check_run_timeout_kills(guest):
     expect(time.monotonic() - t < 10, "timeout took too long")
     r = guest.run("pgrep -x sleep || echo none").check()
     expect(r.stdout.strip() == "none", f"sleep survived the timeout: {r.stdout}")
+
+
+class _FirstBootHangs(Guest):
+    """A guest whose first boot really hangs: QEMU starts it with its CPUs stopped (`-S`)."""
+
+    def qemu_command(self) -> list[str]:
+        cmd = super().qemu_command()
+        return cmd + ["-S"] if self._boot_attempt == 1 else cmd
+
+
+def check_a_boot_that_hangs_is_tried_again():
+    # A CI run once lost a whole scenario to a kernel that stalled early under TCG (RCU stalls, no
+    # progress for minutes); the bed boots a fresh guest once instead, and says so.
+    g = _FirstBootHangs(name="boot-hang", heads=1, udev=False, boot_timeout=30)
+    with g:
+        expect(g.boot_attempts == 2, f"booted at attempt {g.boot_attempts}")
+        r = g.run("echo up").check()
+        expect(r.stdout == "up\n", r)
+    hung = [d for d in Path(tempfile.gettempdir()).glob("kioskvm-boot-hang-*") if d != g.run_dir]
+    expect(len(hung) == 1 and (hung[0] / "console.log").exists(),
+           f"the hung boot's folder (console.log) is not kept alone: {hung}")
+    shutil.rmtree(hung[0])
