@@ -432,6 +432,7 @@ public final class Application: Responder {
         }
         touch.window = window
         touch.view = view
+        touch.isSecret = view.touchesAreSecret
         touch.gestureRecognizers = gestures.recognizers(for: touch, hitView: view)
         endEditingOnTapOutside(window: window, view: view)
         if let lastTap, lastTap.screen === touch.screen,

@@ -23,6 +23,10 @@ public final class Touch: Hashable {
     /// recognizers of what was around it still see the finger move and lift.
     public internal(set) var window: Window?
     public internal(set) var view: View?
+    /// Whether the view it began on kept its touches secret (`View.touchesAreSecret`), decided then: a
+    /// tapped key the keyboard takes out of its window (shift ends, the keys are rebuilt) is no less secret
+    /// when the touch ends.
+    public internal(set) var isSecret = false
     /// Set once the application routed the touch, so later phases keep its window and view.
     var isRouted = false
 

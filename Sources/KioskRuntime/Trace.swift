@@ -106,7 +106,7 @@ final class Trace: AnimationObserver {
         ])
         line.append("window", touch.window.map { .string($0.displayName) } ?? .null)
         // On the on-screen keyboard (or an app's PIN pad) the key and the place spell what is typed.
-        if touch.view?.touchesAreSecret == true {
+        if touch.isSecret || touch.view?.touchesAreSecret == true {
             line.append("secret", .bool(true))
         } else {
             line.append("view", touch.view.map { .string($0.displayName) } ?? .null)

@@ -96,6 +96,36 @@ struct TraceTests {
         #expect(touches.suffix(2).allSatisfy { $0["view"] as? String == "plain" && $0["x"] as? Double == 510 && $0["secret"] == nil })
     }
 
+    /// A tap on a letter that ends shift (the first, capital letter of a password, autocapitalized) makes
+    /// the keyboard rebuild its keys before the touch's end is traced: the key under the finger has left
+    /// the keyboard's window by then, and its end must stay secret all the same.
+    @Test func aKeyTheKeyboardRebuildsUnderTheFingerStaysSecret() throws {
+        let (trace, path, window, backend) = try traced()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            withExtendedLifetime(backend) {}
+        }
+        let password = TextField(frame: Rect(x: 10, y: 10, width: 200, height: 40))
+        password.isSecureTextEntry = true
+        window.addSubview(password)
+        #expect(password.becomeFirstResponder())
+        (Application.shared.clock as? ManualClock)?.advance(by: 1)  // the keyboard's slide
+        let keyboard = try #require(Application.shared.keyboard.window)
+        let key = try #require(keyboard.subviews.first { $0.identifier == "key.S" })
+        let point = keyboard.convert(key.convert(Point(x: 5, y: 5), to: nil), to: nil as Window?)
+        let touch = Touch(screen: Screen.main, location: point, timestamp: 6)
+        Application.shared.sendEvent(Event(touches: [touch], timestamp: 6))
+        touch.update(phase: .ended, location: point, timestamp: 6.1)
+        Application.shared.sendEvent(Event(touches: [touch], timestamp: 6.1))
+        #expect(password.text == "S")
+        #expect(key.superview == nil)  // the keys were rebuilt (shift off)
+        trace.stop()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!text.contains("key.S"))
+        let touches = try lines(path).filter { $0["event"] as? String == "touch" }
+        #expect(touches.count == 2 && touches.allSatisfy { $0["secret"] as? Bool == true && $0["x"] == nil && $0["view"] == nil })
+    }
+
     /// An existing file is appended to, never truncated: the trace of a run that crashed survives the
     /// restart, and a path named by mistake keeps what it held.
     @Test func anExistingFileIsAppendedTo() throws {
