@@ -15,7 +15,7 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 
     public static let zero = PixelRect(x: 0, y: 0, width: 0, height: 0)
 
-    /// The pixels a repaint of `rect` touches: `rect.integral`, clamped to the `Int32` range. The null
+    /// The pixels a repaint of `rect` touches: `rect.integral`, clamped to ±`coordinateLimit`. The null
     /// rectangle and non-finite rectangles give `.zero`.
     public init(enclosing rect: Rect) {
         let r = rect.integral
@@ -27,9 +27,13 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.init(edges: clamp(r.minX), clamp(r.minY), clamp(r.maxX), clamp(r.maxY))
     }
 
-    /// From edges computed in 64 bits, clamped so that `x + width` still fits in `Int32`.
-    init(edges x1: Int64, _ y1: Int64, _ x2: Int64, _ y2: Int64) {
-        let lo = Int64(Int32.min), hi = Int64(Int32.max)
+    /// How far from the origin an edge may be (2³⁰ - 1): every screen is far smaller, and within it both
+    /// `x + width` and the width of a rectangle from one end to the other fit in `Int32`.
+    public static let coordinateLimit: Int32 = Int32.max / 2
+
+    /// From edges computed in 64 bits, clamped to ±`coordinateLimit`.
+    public init(edges x1: Int64, _ y1: Int64, _ x2: Int64, _ y2: Int64) {
+        let lo = -Int64(Self.coordinateLimit), hi = Int64(Self.coordinateLimit)
         let cx1 = min(max(x1, lo), hi), cy1 = min(max(y1, lo), hi)
         let cx2 = min(max(x2, cx1), hi), cy2 = min(max(y2, cy1), hi)
         self.init(x: Int32(cx1), y: Int32(cy1), width: Int32(cx2 - cx1), height: Int32(cy2 - cy1))

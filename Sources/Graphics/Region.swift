@@ -212,7 +212,7 @@ public struct Region: Equatable, Sendable, CustomStringConvertible {
 }
 
 extension PixelRect {
-    /// pixman's edge form; `x + width` is clamped to `Int32.max` (see `init(edges:)`).
+    /// pixman's edge form (`init(edges:)` keeps `x + width` within `Int32`).
     var box: pixman_box32_t {
         pixman_box32_t(x1: x, y1: y, x2: Int32(clamping: maxX), y2: Int32(clamping: maxY))
     }

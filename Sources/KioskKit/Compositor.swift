@@ -554,14 +554,19 @@ public final class Compositor: WindowChangeObserver {
         let scaleY = model.height > 0 ? shown.height / model.height : 1
         let contentToScreen = AffineTransform(scaleX: scaleX, y: scaleY)
             .concatenating(AffineTransform(translationX: shown.minX, y: shown.minY)).concatenating(toScreen)
-        let size = (width: Int32(model.width.rounded(.up)), height: Int32(model.height.rounded(.up)))
+        // Clamped: a view parked far off the screen (or with a non-finite frame) has no pixels to show,
+        // and must not trap on the way to pixman's Int32 coordinates.
+        let pixelSize = Size(width: model.width.rounded(.up), height: model.height.rounded(.up))
+        let whole = PixelRect(enclosing: Rect(size: pixelSize))
+        let size = (width: whole.width, height: whole.height)
         let rect: PixelRect
         let transform: AffineTransform?
         if contentToScreen.isTranslation {
             // Pixel positions: views land on whole pixels, as UIKit rounds to the screen's pixel grid.
-            rect = PixelRect(
-                x: Int32(contentToScreen.tx.rounded()), y: Int32(contentToScreen.ty.rounded()), width: size.width,
-                height: size.height)
+            let x = contentToScreen.tx.rounded(), y = contentToScreen.ty.rounded()
+            rect =
+                x.isFinite && y.isFinite
+                ? PixelRect(enclosing: Rect(x: x, y: y, width: pixelSize.width, height: pixelSize.height)) : .zero
             transform = nil
         } else {
             rect = PixelRect(enclosing: Rect(x: 0, y: 0, width: model.width, height: model.height).applying(contentToScreen))

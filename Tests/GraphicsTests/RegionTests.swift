@@ -158,7 +158,11 @@ import Testing
         #expect(PixelRect(enclosing: Rect(x: 2, y: 3, width: 10, height: 10)) == PixelRect(x: 2, y: 3, width: 10, height: 10))
         #expect(PixelRect(enclosing: .null) == .zero)
         #expect(PixelRect(enclosing: Rect(x: 0, y: 0, width: .infinity, height: 1)) == .zero)
-        #expect(PixelRect(enclosing: Rect(x: 0, y: 0, width: 1e12, height: 1)).width == Int32.max)
+        #expect(PixelRect(enclosing: Rect(x: 0, y: 0, width: 1e12, height: 1)).width == PixelRect.coordinateLimit)
+        // From one end of the range to the other: the width fits in Int32 (it trapped).
+        #expect(
+            PixelRect(enclosing: Rect(x: -3e9, y: 0, width: 6e9, height: 1))
+                == PixelRect(x: -PixelRect.coordinateLimit, y: 0, width: 2 * PixelRect.coordinateLimit, height: 1))
     }
 
     @Test func intersectionAndContains() {

@@ -30,6 +30,30 @@ struct CompositorTests {
         #expect(rgb(frame, 319, 239) == 0x3366CC)
     }
 
+    /// A view parked far off the screen (past the `Int32` pixels pixman uses), or given a non-finite
+    /// frame, is not painted, and the frame around it is: the conversion to pixels trapped before.
+    @Test func viewsFarOffTheScreenOrWithoutAFiniteFrameAreNotPainted() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        for frame in [
+            Rect(x: 3e9, y: 0, width: 10, height: 10), Rect(x: -3e9, y: -3e9, width: 10, height: 10),
+            Rect(x: 0, y: 5e9, width: 10, height: 10), Rect(x: .nan, y: 0, width: 10, height: 10),
+            Rect(x: 0, y: .infinity, width: 10, height: 10), Rect(x: 0, y: 0, width: 10, height: .nan),
+        ] {
+            let view = View(frame: frame)
+            view.backgroundColor = .black
+            main.addSubview(view)
+        }
+        let wide = View(frame: Rect(x: -3e9, y: 100, width: 6e9, height: 10))
+        wide.backgroundColor = Color(rgb: 0xFF0000)
+        main.addSubview(wide)
+        let frame = r.render()
+        #expect(rgb(frame, 5, 5) == 0xFFFFFF)
+        #expect(rgb(frame, 160, 105) == 0xFF0000)  // the part of a view 6e9 wide that is on the screen
+        #expect(rgb(frame, 160, 120) == 0xFFFFFF)
+    }
+
     /// Subviews outside their superview show unless the superview clips; a view drawing outside its
     /// window's bounds shows too (windows do not clip by default), as UIKit shows it.
     @Test func clippingAndOverhang() throws {
