@@ -22,6 +22,9 @@ open class ViewController: Responder {
 
     public var isViewLoaded: Bool { loadedView != nil }
 
+    /// Loads the view if it is not loaded yet (`loadView()`, then `viewDidLoad()`), as UIKit's.
+    public func loadViewIfNeeded() { _ = view }
+
     /// Makes the root view; override to build your own and assign it to `view`. The default makes a plain `View`.
     open func loadView() {
         installView(View())

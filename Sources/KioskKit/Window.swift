@@ -180,6 +180,9 @@ open class Window: View {
         didSet {
             guard rootViewController !== oldValue else { return }
             let shown = !isHidden
+            // Loaded first: its `viewDidLoad` comes before its `viewWillAppear` (UIKit: the appearance
+            // calls are made for a view that exists).
+            rootViewController?.loadViewIfNeeded()
             if shown {
                 oldValue?.beginAppearanceTransition(false, animated: false)
                 rootViewController?.beginAppearanceTransition(true, animated: false)

@@ -173,6 +173,35 @@ struct ViewTests {
         #expect(first.view.window == nil)
     }
 
+    /// A controller made the root of a shown window loads its view before it appears: `viewDidLoad` comes
+    /// first, and `viewWillAppear` finds what it made there (the swap after a login).
+    @Test func aNewRootOfAShownWindowLoadsItsViewBeforeItAppears() {
+        final class Controller: ViewController {
+            var log: [String] = []
+            var title: Label?
+            override func viewDidLoad() {
+                log.append("didLoad")
+                let label = Label(text: "Welcome")
+                view.addSubview(label)
+                title = label
+            }
+            override func viewWillAppear(_ animated: Bool) { log.append("willAppear \(title != nil)") }
+            override func viewDidAppear(_ animated: Bool) { log.append("didAppear") }
+        }
+        let bed = TestBed()
+        let window = bed.window("main")
+        window.rootViewController = ViewController()
+        let next = Controller()
+        window.rootViewController = next
+        #expect(next.log == ["didLoad", "willAppear true", "didAppear"])
+        let hidden = bed.window("other", show: false)
+        let later = Controller()
+        hidden.rootViewController = later
+        #expect(later.log == ["didLoad"])
+        hidden.makeKeyAndVisible()
+        #expect(later.log == ["didLoad", "willAppear true", "didAppear"])
+    }
+
     /// A container's children (as UIKit's containment): `addChild` calls `willMove(toParent:)`,
     /// `removeFromParent` calls `didMove(toParent: nil)`; a child appears with its container when its view
     /// is in the container's, and when its view enters a shown window after the container appeared;
