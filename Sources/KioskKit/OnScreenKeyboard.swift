@@ -128,7 +128,17 @@ public final class OnScreenKeyboard {
         }
         if isVisible, layoutScreen === screen, window.frame == end {
             // In place already: new keys for another field, else nothing changes (a refused switch).
-            if !keysAreSetUp { rebuildKeys() }
+            guard !keysAreSetUp else { return }
+            rebuildKeys()
+            // "If the keyboard is already visible, the system posts keyboardWillChangeFrameNotification and
+            // keyboardDidChangeFrameNotification instead" (UIKit): an app scrolls the new field above it then.
+            let info: [String: any Sendable] = [
+                Responder.keyboardFrameBeginUserInfoKey: end, Responder.keyboardFrameEndUserInfoKey: end,
+                Responder.keyboardAnimationDurationUserInfoKey: 0.0,
+            ]
+            for name in [Responder.keyboardWillChangeFrameNotification, Responder.keyboardDidChangeFrameNotification] {
+                application.notificationCenter.post(name: name, object: screen, userInfo: info)
+            }
             return
         }
         let begin = start ?? (isVisible && layoutScreen === screen ? window.frame : end.offsetBy(dx: 0, dy: end.height))

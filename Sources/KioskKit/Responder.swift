@@ -62,6 +62,10 @@ open class Responder {
         }
         if let current = application.firstResponder {
             guard current.resignFirstResponder() else { return false }
+            // The one who let go may have given the status to another on the way (a text field's delegate
+            // moving on in `textFieldDidEndEditing`): that later request stands, and there stays one first
+            // responder.
+            if let taken = application.firstResponder, taken !== self { return false }
         }
         application.firstResponder = self
         return true

@@ -143,8 +143,13 @@ open class TextField: Control, KeyInput {
 
     // MARK: Text as shown
 
-    /// What is drawn: the text, or a dot per character for secure entry.
-    private var displayedText: String { isSecureTextEntry ? String(repeating: "•", count: text.count) : text }
+    /// What is drawn: the text, or a dot per character for secure entry. A field is one line: a line break
+    /// in a text set from code shows as a space (pango would start a second line, below the field).
+    private var displayedText: String {
+        if isSecureTextEntry { return String(repeating: "•", count: text.count) }
+        guard text.contains(where: \.isNewline) else { return text }
+        return String(text.map { $0.isNewline ? " " : $0 })
+    }
 
     /// Padding inside the border.
     static let padding = 8.0
@@ -184,7 +189,8 @@ open class TextField: Control, KeyInput {
         let area = textRect
         let y = (area.midY - max(layout.size.height, font.size * 1.2) / 2).rounded()
         let width = layout.size.width
-        if width > area.width { return Point(x: area.minX - scrollX, y: y) }
+        // Scrolled while editing, to keep the caret in view; otherwise the text shows from its start.
+        if width > area.width { return Point(x: area.minX - (isEditing ? scrollX : 0), y: y) }
         let alignment: TextAlignment = textAlignment == .natural ? (layout.isRightToLeft ? .right : .left) : textAlignment
         switch alignment {
         case .center: return Point(x: (area.midX - width / 2).rounded(), y: y)
@@ -334,6 +340,7 @@ open class TextField: Control, KeyInput {
         guard isFirstResponder else { return super.resignFirstResponder() }
         guard super.resignFirstResponder() else { return false }
         isEditing = false
+        scrollX = 0
         blinkTimer?.cancel()
         blinkTimer = nil
         caret.isHidden = true
@@ -352,6 +359,8 @@ open class TextField: Control, KeyInput {
         let start = text.index(text.startIndex, offsetBy: range.lowerBound)
         let end = text.index(start, offsetBy: range.count)
         guard delegate?.textField(self, shouldChangeCharactersIn: start..<end, replacementString: string) ?? true else { return false }
+        // An edit the delegate let happen is the insertion `clearsOnInsertion` waited for.
+        clearsOnInsertion = false
         let before = String(text[..<start]) + string
         text = before + text[end...]
         // Counted on the joined text: a combining mark typed after a letter joins its cluster.
@@ -364,30 +373,29 @@ open class TextField: Control, KeyInput {
 
     public func insertText(_ string: String) {
         if string == "\n" || string == "\r" { return pressReturn() }
-        let clean = String(string.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+        // Control characters (C0, DEL, C1) and the line and paragraph separators: a field is one line.
+        let clean = String(
+            string.unicodeScalars.filter { !(0..<0x20 ~= $0.value || 0x7F...0x9F ~= $0.value || 0x2028...0x2029 ~= $0.value) })
         guard !clean.isEmpty else { return }
-        replace(takeWholeTextIfClearing() ?? caretPosition..<caretPosition, with: clean)
+        replace(wholeTextIfClearing ?? caretPosition..<caretPosition, with: clean)
     }
 
     public func deleteBackward() {
-        if let whole = takeWholeTextIfClearing() { return _ = replace(whole, with: "") }
+        if let whole = wholeTextIfClearing { return _ = replace(whole, with: "") }
         guard caretPosition > 0 else { return }
         replace(caretPosition - 1..<caretPosition, with: "")
     }
 
     /// Deletes the character after the caret (the Delete key).
     public func deleteForward() {
-        if let whole = takeWholeTextIfClearing() { return _ = replace(whole, with: "") }
+        if let whole = wholeTextIfClearing { return _ = replace(whole, with: "") }
         guard caretPosition < text.count else { return }
         replace(caretPosition..<caretPosition + 1, with: "")
     }
 
-    /// The whole text, when `clearsOnInsertion` says the next edit replaces it (and then resets it).
-    private func takeWholeTextIfClearing() -> Range<Int>? {
-        guard clearsOnInsertion, isEditing else { return nil }
-        clearsOnInsertion = false
-        return 0..<text.count
-    }
+    /// The whole text, when `clearsOnInsertion` says the next edit replaces it (`replace` resets it once
+    /// the delegate let an edit happen: a refused one leaves the text to be replaced still).
+    private var wholeTextIfClearing: Range<Int>? { clearsOnInsertion && isEditing ? 0..<text.count : nil }
 
     /// Return: the delegate decides; then `.next` moves to the next text field of the window (left to
     /// right, top to bottom), anything else ends editing (and hides the keyboard) if the delegate's

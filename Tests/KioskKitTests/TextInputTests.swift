@@ -417,6 +417,31 @@ struct TextInputTests {
         #expect(delegate.log == ["return", "shouldEnd", "didEnd"])
     }
 
+    /// A delegate that moves the focus on in `textFieldDidEndEditing`, while another field is taking it:
+    /// the delegate's choice stands and there stays one field editing (two were, the second with a caret
+    /// blinking for ever and deaf to taps).
+    @Test func aFocusMovedInDidEndEditingLeavesOneFieldEditing() {
+        final class MovingOn: TextFieldDelegate {
+            var next: TextField?
+            func textFieldDidEndEditing(_ textField: TextField) { next?.becomeFirstResponder() }
+        }
+        let text = TextBed()
+        let window = Window(screen: Screen.main)
+        window.makeKeyAndVisible()
+        let fields = (0..<3).map { TextField(frame: Rect(x: 20, y: 20 + 60 * Double($0), width: 280, height: 44)) }
+        for field in fields { window.addSubview(field) }
+        let delegate = MovingOn()
+        delegate.next = fields[2]
+        fields[0].delegate = delegate
+        text.focus(fields[0])
+        #expect(!fields[1].becomeFirstResponder())
+        #expect(fields[2].isFirstResponder && fields[2].isEditing)
+        #expect(fields.map(\.isEditing) == [false, false, true])
+        delegate.next = nil
+        text.tap(fields[1])
+        #expect(fields[1].isFirstResponder && fields.map(\.isEditing) == [false, true, false])
+    }
+
     /// A hidden view takes no input: the field being edited in it ends its editing ("a hidden view does not
     /// receive input events", UIKit); so does the field itself hidden.
     @Test func hidingTheViewAroundTheFieldEndsItsEditing() {
@@ -565,6 +590,94 @@ struct TextInputTests {
         plain.clearsOnBeginEditing = true
         plain.becomeFirstResponder()
         #expect(plain.text == "" && delegate.log == ["shouldClear"])
+    }
+
+    /// A secure PIN field typed again with a delegate that takes digits only: a refused letter inserts
+    /// nothing, so the PIN showing is still replaced by the next digit (UIKit: inserting new text clears
+    /// the contents and sets `clearsOnInsertion` back to false; it was reset by the refused edit).
+    @Test func aRefusedEditLeavesTheTextToBeReplaced() {
+        final class DigitsOnly: TextFieldDelegate {
+            func textField(_ textField: TextField, shouldChangeCharactersIn range: Range<String.Index>, replacementString string: String)
+                -> Bool
+            { string.allSatisfy(\.isNumber) }
+        }
+        let text = TextBed()
+        let field = text.field()
+        field.isSecureTextEntry = true
+        let delegate = DigitsOnly()
+        field.delegate = delegate
+        field.text = "1234"
+        field.becomeFirstResponder()
+        #expect(field.clearsOnInsertion)
+        field.insertText("x")
+        #expect(field.text == "1234" && field.clearsOnInsertion)
+        field.insertText("5")
+        #expect(field.text == "5" && !field.clearsOnInsertion)
+    }
+
+    /// A field is one line: line breaks typed (U+2028, U+2029, NEL) are left out like other control
+    /// characters, and one in a text set from code shows as a space, the caret on the line (pango had
+    /// started a second line below the field, the caret and all that followed out of sight).
+    @Test func aFieldStaysOneLine() {
+        let text = TextBed()
+        let field = text.field()
+        field.becomeFirstResponder()
+        field.insertText("a\u{2028}b\u{2029}c\u{85}d\u{9B}e")
+        #expect(field.text == "abcde")
+        let oneLine = field.caretRect
+        field.text = "ab\ncd\r\nef"
+        #expect(field.caretPosition == 8)  // "\r\n" is one character
+        let caret = field.caretRect
+        #expect(caret.minY == oneLine.minY && caret.maxY <= field.bounds.maxY)
+        #expect(caret.minX > oneLine.minX)
+    }
+
+    /// A long text scrolled to its end while edited shows from its start once the editing ends, and a text
+    /// set from code then shows too (it was drawn at the old scroll, left of the field, out of sight).
+    @Test func aFieldNotEditedShowsItsTextFromTheStart() {
+        let text = TextBed()
+        let field = text.field()
+        field.becomeFirstResponder()
+        field.insertText(String(repeating: "m", count: 100))
+        #expect(field.caretRect.maxX <= field.textRect.maxX)
+        field.resignFirstResponder()
+        field.text = String(repeating: "m", count: 25)
+        field.caretPosition = 0
+        #expect(field.caretRect.minX == field.textRect.minX)
+        field.becomeFirstResponder()
+        field.caretPosition = 0
+        #expect(field.caretRect.minX >= field.textRect.minX && field.caretRect.maxX <= field.textRect.maxX)
+    }
+
+    /// Focus moving to another field while the keyboard is up posts the frame-change notifications (UIKit:
+    /// "if the keyboard is already visible", instead of the show notifications), so an app can scroll the
+    /// new field above it.
+    @Test func anotherFieldWhileTheKeyboardIsUpPostsAFrameChange() {
+        let text = TextBed()
+        var changes: [String] = []
+        let observations = [Responder.keyboardWillChangeFrameNotification, Responder.keyboardDidChangeFrameNotification].map { name in
+            text.bed.center.addObserver(forName: name) { note in
+                let begin = note.userInfo[Responder.keyboardFrameBeginUserInfoKey] as? Rect
+                let end = note.userInfo[Responder.keyboardFrameEndUserInfoKey] as? Rect
+                changes.append("\(note.name.rawValue) \(begin == end)")
+            }
+        }
+        defer { withExtendedLifetime(observations) {} }
+        let first = text.field()
+        let second = TextField(frame: Rect(x: 20, y: 80, width: 280, height: 44))
+        first.window!.addSubview(second)
+        text.focus(first)
+        changes = []
+        _ = text.takeNotes()
+        text.tap(second)
+        text.settle()
+        #expect(second.isFirstResponder)
+        #expect(changes == ["KioskKeyboardWillChangeFrameNotification true", "KioskKeyboardDidChangeFrameNotification true"])
+        #expect(text.takeNotes().isEmpty)
+        // The same field again: nothing changes, nothing is posted.
+        changes = []
+        text.tap(second)
+        #expect(changes.isEmpty)
     }
 
     /// The on-screen Backspace deletes as it goes down and again while held (`Application.keyRepeat`),
