@@ -37,6 +37,7 @@ import hashlib
 import json
 import lzma
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -205,17 +206,43 @@ def resolve_missing(packages: list[str]) -> list[tuple[str, str]]:
 
 def resolve_headers(kernel: tuple[str, str]) -> list[tuple[str, str]]:
     """(package, version) of the kernel's headers and the packages they need to build a module:
-    `linux-headers-<release>` and what it depends on by name of the same source (`-common`,
-    `linux-kbuild-*`), all at the kernel's version. The compiler package it names is not fetched: the
-    headers' Makefile calls the host's gcc of that version (host-packages.txt)."""
+    `linux-headers-<release>` at the kernel's version and what it depends on by name of the same source
+    (`-common`, `linux-kbuild-*`) at the version its Depends line asks for: `= V` is V, `>= V` the newest
+    version apt has that is at least V (a security update can rebuild linux-kbuild alone, as 6.1.192-3
+    beside headers 6.1.192-2, and the mirror then drops the older one). The compiler package it names is
+    not fetched: the headers' Makefile calls the host's gcc of that version (host-packages.txt)."""
     release = kernel[0].removeprefix("linux-image-")
     name = f"linux-headers-{release}"
-    out = _run(["apt-cache", "depends", name], check=False)
+    out = _run(["apt-cache", "show", f"{name}={kernel[1]}"], check=False)
     if out.returncode != 0:
-        raise BuildError(f"apt-cache depends {name} failed: the kernel's headers are not in the apt lists:\n{out.stderr}")
-    names = [l.split(":", 1)[1].strip() for l in out.stdout.splitlines() if l.strip().startswith("Depends:")]
-    needed = [n for n in names if n.startswith(("linux-headers-", "linux-kbuild-"))]
-    return [(n, kernel[1]) for n in [name, *needed]]
+        raise BuildError(f"apt-cache show {name}={kernel[1]} failed: the kernel's headers are not in the apt "
+                         f"lists:\n{out.stderr}")
+    depends = next((l.split(":", 1)[1] for l in out.stdout.splitlines() if l.startswith("Depends:")), "")
+    result = [(name, kernel[1])]
+    for clause in depends.split(","):
+        # "linux-kbuild-6.1 (>= 6.1.192-2)"; alternatives ("a | b") are not used by these packages.
+        m = re.fullmatch(r"\s*([^\s(|]+)\s*(?:\((=|>=)\s*([^)\s]+)\))?\s*", clause)
+        if not m or not m.group(1).startswith(("linux-headers-", "linux-kbuild-")):
+            continue
+        dep, relation, wanted = m.groups()
+        result.append((dep, wanted if relation == "=" else _newest_version(dep, at_least=wanted)))
+    return result
+
+
+def _newest_version(package: str, at_least: str | None) -> str:
+    """The newest version of `package` in apt's lists, which must be at least `at_least`."""
+    out = _run(["apt-cache", "madison", package], check=False).stdout
+    # "linux-kbuild-6.1 | 6.1.192-3 | http://deb.debian.org/debian-security bookworm-security/main amd64 Packages"
+    versions = [l.split("|")[1].strip() for l in out.splitlines() if l.count("|") >= 2]
+    newest = None
+    for v in versions:
+        if newest is None or _run(["dpkg", "--compare-versions", v, "gt", newest], check=False).returncode == 0:
+            newest = v
+    if newest is None or (at_least and _run(["dpkg", "--compare-versions", newest, "ge", at_least],
+                                             check=False).returncode != 0):
+        raise BuildError(f"apt has no {package} of version {at_least or 'any'} or newer (it lists: "
+                         f"{', '.join(versions) or 'none'}); the kernel's headers need it")
+    return newest
 
 
 def _deb_glob(debs: Path, name: str, version: str) -> list[str]:
