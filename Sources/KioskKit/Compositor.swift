@@ -375,12 +375,17 @@ public final class Compositor: WindowChangeObserver {
         // layers a scroll copy moves, and those it accounts for, excepted).
         var placements: [ObjectIdentifier: Placement] = [:]
         placements.reserveCapacity(layers.count)
+        // Re-stacking: a layer that was behind one painted before it now. Layers that only moved in the
+        // frame's order because others came or went (a caret blinking under the keyboard) keep their order.
+        var lastOldIndex = -1
         for layer in layers {
             let id = ObjectIdentifier(layer.view)
             placements[id] = layer.placement
             if scroll.handled.contains(id) { continue }
             if let old = state.placements[id] {
-                if old != layer.placement {
+                let inOrder = old.index > lastOldIndex
+                if inOrder { lastOldIndex = old.index }
+                if !inOrder || !old.isPainted(like: layer.placement) {
                     damage.formUnion(old.visibleRect)
                     damage.formUnion(layer.placement.visibleRect)
                 }
@@ -475,6 +480,7 @@ public final class Compositor: WindowChangeObserver {
     /// with the offset damage nothing. The plan's `moved` is what the copies change (for the output).
     private func planScrollCopies(layers: [Layer], state: ScreenState, screenRect: PixelRect) -> ScrollPlan {
         var plan = ScrollPlan()
+        lazy var shownNow = Set(layers.map { ObjectIdentifier($0.view) })
         for region in scrollRegions {
             guard let old = state.scrolls[region.view], old.rect == region.rect else { continue }
             let deltaX = region.origin.x - old.origin.x, deltaY = region.origin.y - old.origin.y
@@ -489,12 +495,19 @@ public final class Compositor: WindowChangeObserver {
             var damage = Region(rect).subtracting(destination)
             // Old and new layers of the scroll view's content, matched by view.
             let subtree = region.layers.dropFirst()
+            let oldContent = old.layers.dropFirst()
             var previousOldIndex = -1
             for index in subtree {
                 let layer = layers[index]
                 let id = ObjectIdentifier(layer.view)
-                plan.handled.insert(id)
                 let new = layer.placement
+                if let before = state.placements[id], !oldContent.contains(before.index) {
+                    // It joined the content from elsewhere: the main pass damages where it was and where it
+                    // is; here, what the copy moved of it (it may have been in front of the scroll view).
+                    damage.formUnion(before.visibleRect.offsetBy(dx: -dx, dy: -dy))
+                    continue
+                }
+                plan.handled.insert(id)
                 if let before = state.placements[id] {
                     if before.movedExactly(by: -dx, -dy, to: new), before.index > previousOldIndex {
                         previousOldIndex = before.index
@@ -505,10 +518,11 @@ public final class Compositor: WindowChangeObserver {
                 }
                 damage.formUnion(new.visibleRect)
             }
-            // Content of the last frame that is gone.
+            // Content of the last frame that is gone: from the screen, or elsewhere now (the main pass damages
+            // where it is, and where it was outside the scroll view).
             let newIDs = Set(subtree.map { ObjectIdentifier(layers[$0].view) })
-            for (id, before) in state.placements where old.layers.dropFirst().contains(before.index) && !newIDs.contains(id) {
-                plan.handled.insert(id)
+            for (id, before) in state.placements where oldContent.contains(before.index) && !newIDs.contains(id) {
+                if !shownNow.contains(id) { plan.handled.insert(id) }
                 damage.formUnion(before.visibleRect.offsetBy(dx: -dx, dy: -dy))
                 damage.formUnion(before.visibleRect)
             }
@@ -930,7 +944,8 @@ struct Placement: Equatable {
     var clip: PixelRect?
     var alpha: Double
     var content: ContentIdentity
-    /// Position in the frame's back-to-front order: re-stacking changes it.
+    /// Position in the frame's back-to-front order (re-stacking is a change of order among the layers
+    /// of both frames, not of this number: see `isPainted(like:)`).
     var index: Int
     var opaque: Bool
     /// The map from the content's pixels to the screen when it is not a whole-pixel translation (then
@@ -938,6 +953,12 @@ struct Placement: Equatable {
     var transform: AffineTransform?
 
     var visibleRect: PixelRect { clip.map { rect.intersection($0) } ?? rect }
+
+    /// Whether `other` paints the same pixels in the same place, wherever each is in its frame's order.
+    func isPainted(like other: Placement) -> Bool {
+        rect == other.rect && clip == other.clip && alpha == other.alpha && content == other.content && opaque == other.opaque
+            && transform == other.transform
+    }
 
     /// Whether `new` is this placement moved by `(dx, dy)` and nothing else (the same content, clip and
     /// alpha; its position in the frame's order may differ when views before it came or went).

@@ -404,6 +404,43 @@ struct CompositorTests {
         #expect(r.compositor.framesComposed(on: r.screen) == frames)
     }
 
+    /// A view that shows or hides damages its own place only: the layers painted after it (another
+    /// window, the on-screen keyboard over a field whose caret blinks) moved in the frame's order but not
+    /// relative to each other, and are not painted again. Re-stacking overlapping views still repaints.
+    @Test func aViewShowingOrHidingDamagesOnlyItsPlace() {
+        let r = RenderBed()
+        let main = r.bed.window("main")
+        main.backgroundColor = .white
+        let dot = View(frame: Rect(x: 0, y: 0, width: 4, height: 4))
+        dot.backgroundColor = .black
+        main.addSubview(dot)
+        let panel = r.bed.window("panel", frame: Rect(x: 0, y: 140, width: 320, height: 100), level: .statusBar)
+        panel.backgroundColor = .gray
+        let key = View(frame: Rect(x: 10, y: 10, width: 40, height: 40))
+        key.backgroundColor = .blue
+        panel.addSubview(key)
+        r.render()
+        dot.isHidden = true
+        r.render()
+        #expect(r.output.presented.last!.damage == Region(PixelRect(x: 0, y: 0, width: 4, height: 4)))
+        dot.isHidden = false
+        r.render()
+        #expect(r.output.presented.last!.damage == Region(PixelRect(x: 0, y: 0, width: 4, height: 4)))
+        // Two overlapping views change places in the order: both are painted again, the red one in front.
+        let back = View(frame: Rect(x: 100, y: 20, width: 40, height: 40))
+        back.backgroundColor = .red
+        let front = View(frame: Rect(x: 120, y: 40, width: 40, height: 40))
+        front.backgroundColor = .green
+        main.addSubview(back)
+        main.addSubview(front)
+        r.render()
+        main.bringSubviewToFront(back)
+        let frame = r.render()
+        #expect(rgb(frame, 130, 50) == 0xFF0000)
+        #expect(
+            r.output.presented.last!.damage.contains(PixelRect(x: 120, y: 40, width: 20, height: 20)))
+    }
+
     @Test func movingShowingAndFadingRecompositeWithoutRedrawing() {
         let r = RenderBed()
         let main = r.bed.window("main")

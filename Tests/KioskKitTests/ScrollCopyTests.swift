@@ -34,6 +34,10 @@ struct ScrollCopyTests {
         overlay.backgroundColor = Color(red: 1, green: 0, blue: 0, alpha: 0.4)
         overlay.windowLevel = .alert
         overlay.isHidden = false
+        // A badge that leaves the table's content for the window as the table scrolls, and comes back.
+        let badge = View(frame: Rect(x: 200, y: 60, width: 30, height: 30))
+        badge.backgroundColor = Color(rgb: 0x00AA00)
+        table.addSubview(badge)
         var frames: [Bitmap] = []
         var painted = 0
         render.compositor.paintObserver = { painted += $0.area }
@@ -57,6 +61,16 @@ struct ScrollCopyTests {
                 table.cellForRow(at: IndexPath(row: 24, section: 0))?.textLabel.text = "Changed"
             }
             if step == 9 { table.flashScrollIndicators() }
+            if step == 10 {
+                badge.removeFromSuperview()
+                badge.frame = Rect(x: 295, y: 100, width: 20, height: 20)
+                window.addSubview(badge)
+            }
+            if step == 12 {
+                badge.removeFromSuperview()
+                badge.frame = Rect(x: 200, y: 560, width: 30, height: 30)
+                table.addSubview(badge)
+            }
             frame()
         }
         return (frames, painted)
@@ -72,6 +86,40 @@ struct ScrollCopyTests {
         #expect(Double(copied.painted) < Double(painted.painted) * 0.6, "\(copied.painted) vs \(painted.painted) pixels painted")
         for (index, (a, b)) in zip(copied.frames, painted.frames).enumerated() {
             #expect(samePixels(a, b), "frame \(index) differs")
+        }
+    }
+
+    /// A view that leaves a scroll view's content for the window in the frame of a scroll shows where it
+    /// went, and one that joins the content leaves nothing where it was (the copy's plan had taken both
+    /// as content, damaged only inside the scroll view, and the main pass skipped them).
+    @Test func aViewLeavingOrJoiningTheContentDuringAScrollIsPainted() {
+        for copies in [true, false] {
+            let r = RenderBed()
+            r.compositor.isScrollCopyEnabled = copies
+            let main = r.bed.window("main")
+            main.backgroundColor = .white
+            let scroll = ScrollView(frame: Rect(x: 0, y: 0, width: 160, height: 240))
+            scroll.backgroundColor = .white
+            scroll.contentSize = Size(width: 160, height: 1000)
+            scroll.showsVerticalScrollIndicator = false
+            let item = View(frame: Rect(x: 10, y: 10, width: 40, height: 40))
+            item.backgroundColor = .red
+            scroll.addSubview(item)
+            main.addSubview(scroll)
+            r.render()
+            scroll.contentOffset = Point(x: 0, y: 20)
+            item.removeFromSuperview()
+            item.frame = Rect(x: 200, y: 100, width: 40, height: 40)
+            main.addSubview(item)
+            var frame = r.render()
+            #expect(rgb(frame, 220, 120) == 0xFF0000, "copies \(copies)")
+            scroll.contentOffset = Point(x: 0, y: 40)
+            item.removeFromSuperview()
+            item.frame = Rect(x: 10, y: 100, width: 40, height: 40)
+            scroll.addSubview(item)
+            frame = r.render()
+            #expect(rgb(frame, 220, 120) == 0xFFFFFF, "copies \(copies)")
+            #expect(rgb(frame, 20, 70) == 0xFF0000, "copies \(copies)")
         }
     }
 
