@@ -26,7 +26,11 @@ What is counted (the same for every program):
   compositor's clients); a program started with `line_buffered=True` carries stdbuf's LD_PRELOAD
   library in every process, so measure with `line_buffered=False`;
 - memory: `VmRSS` from /proc/PID/status and `Pss` from /proc/PID/smaps_rollup (shared pages counted
-  once across all processes of the system, split between their users), in KiB;
+  once across all processes of the system, split between their users), in KiB; and for the whole tree
+  the resident pages counted once (`resident_once_kib`: the distinct page frames /proc/PID/pagemap
+  shows present in any of its processes, which needs root). Summed RSS counts a page two processes of
+  the program share twice (a forked helper's copy-on-write pages, a compositor's and its client's
+  libraries); summed PSS gives away the shares of pages other programs also map (libc);
 - CPU: utime + stime of /proc/PID/stat (the whole process, threads that already exited included) in
   clock ticks (USER_HZ, 10 ms each), and, finer, the on-CPU nanoseconds of each live thread from
   /proc/PID/task/TID/schedstat; context switches: voluntary + nonvoluntary of every thread
@@ -37,6 +41,7 @@ What is counted (the same for every program):
 
 from __future__ import annotations
 
+import array
 import json
 import os
 import subprocess
@@ -136,16 +141,65 @@ def read_process(pid: int, proc: str = PROC) -> dict | None:
     }
 
 
-def snapshot(root: int, proc: str = PROC) -> dict:
+_PRESENT = 1 << 63
+_PFN = (1 << 55) - 1
+
+
+def resident_frames(pid: int, proc: str = PROC) -> set[int] | None:
+    """The page frame numbers of every page of `pid` that is resident now (/proc/PID/pagemap: bit 63
+    present, bits 0-54 the frame), or None if they cannot be read: the process is gone, or the reader
+    lacks CAP_SYS_ADMIN (the kernel then shows frame 0 for every page). Inaccessible mappings (---p:
+    a thread stack's guard, malloc's reserve) hold no page and are not read."""
+    maps = _read(f"{proc}/{pid}/maps")
+    if maps is None:
+        return None
+    page = os.sysconf("SC_PAGE_SIZE")
+    frames: set[int] = set()
+    present = 0
+    try:
+        with open(f"{proc}/{pid}/pagemap", "rb", buffering=0) as pagemap:
+            for line in maps.splitlines():
+                fields = line.split()
+                if len(fields) < 2 or fields[1].startswith("---") or line.endswith("[vsyscall]"):
+                    continue
+                start, end = (int(x, 16) for x in fields[0].split("-"))
+                pagemap.seek(start // page * 8)
+                entries = array.array("Q", pagemap.read((end - start) // page * 8))
+                found = [e & _PFN for e in entries if e & _PRESENT]
+                present += len(found)
+                frames.update(found)
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return None
+    if present and frames == {0}:
+        return None
+    return frames
+
+
+def snapshot(root: int, proc: str = PROC, frames: bool = True) -> dict:
     """Every process of the tree under `root`, read now: {"time": monotonic seconds, "clk_tck",
-    "processes": {pid: read_process(pid)}} (JSON-able; pids as strings)."""
+    "processes": {pid: read_process(pid)}, "resident_once_kib"} (JSON-able; pids as strings).
+    resident_once_kib counts each page frame resident in any process of the tree once (None when
+    pagemap shows no frames: not root); the processes are read first, then the frames (`frames_ms`
+    after)."""
     t = time.monotonic()
     procs = {}
     for pid in process_tree(root, proc):
         p = read_process(pid, proc)
         if p is not None:
             procs[str(pid)] = p
-    return {"time": t, "clk_tck": os.sysconf("SC_CLK_TCK"), "processes": procs}
+    out = {"time": t, "clk_tck": os.sysconf("SC_CLK_TCK"), "processes": procs, "resident_once_kib": None}
+    if frames and procs:
+        union: set[int] | None = set()
+        for pid in procs:
+            mine = resident_frames(int(pid), proc)
+            if mine is None:
+                union = None
+                break
+            union |= mine
+        if union is not None:
+            out["resident_once_kib"] = len(union) * os.sysconf("SC_PAGE_SIZE") // 1024
+        out["frames_ms"] = round((time.monotonic() - t) * 1000, 1)
+    return out
 
 
 def cpu_delta(before: dict, after: dict) -> dict:
@@ -236,9 +290,9 @@ def serve(inp=None, out=None) -> None:
             if op == "snapshot":
                 result = snapshot(int(req["root"]))
             elif op == "window":
-                before = snapshot(int(req["root"]))
+                before = snapshot(int(req["root"]), frames=False)
                 time.sleep(max(0.0, before["time"] + float(req["seconds"]) - time.monotonic()))
-                result = {"before": before, "after": snapshot(int(req["root"]))}
+                result = {"before": before, "after": snapshot(int(req["root"]), frames=False)}
             elif op == "time":
                 result = time_command(req["argv"], req.get("env"), float(req.get("timeout", 120)))
             elif op == "drop_caches":
@@ -269,9 +323,11 @@ class ProcessMemory:
 
 @dataclass
 class MemoryReport:
-    """VmRSS and PSS of every process of a program at one moment (`time`: the guest's monotonic clock)."""
+    """VmRSS and PSS of every process of a program at one moment (`time`: the guest's monotonic clock),
+    and its resident pages counted once (None where pagemap could not be read)."""
     processes: list[ProcessMemory]
     time: float
+    resident_once_kib: int | None = None
     raw: dict = field(repr=False, default_factory=dict)
 
     @property
@@ -286,11 +342,12 @@ class MemoryReport:
     def from_snapshot(cls, snap: dict) -> "MemoryReport":
         procs = [ProcessMemory(p["pid"], p["name"], p["cmdline"], p["rss_kib"], p["pss_kib"])
                  for p in snap["processes"].values()]
-        return cls(procs, snap["time"], snap)
+        return cls(procs, snap["time"], snap.get("resident_once_kib"), snap)
 
     def __str__(self) -> str:
         parts = ", ".join(f"{p.name}[{p.pid}] {_mib(p.rss_kib)}" for p in self.processes)
-        return f"RSS {_mib(self.rss_kib)} ({parts}); PSS {_mib(self.pss_kib)}"
+        once = f"; each page once {_mib(self.resident_once_kib)}" if self.resident_once_kib is not None else ""
+        return f"RSS {_mib(self.rss_kib)} ({parts}); PSS {_mib(self.pss_kib)}{once}"
 
 
 @dataclass
@@ -403,7 +460,7 @@ class Sampler:
         return self.request("snapshot", root=root)
 
     def memory(self, root: int) -> MemoryReport:
-        """VmRSS and PSS of `root` and its descendants, now."""
+        """VmRSS and PSS of `root` and its descendants, now, and their resident pages counted once."""
         return MemoryReport.from_snapshot(self.snapshot(root))
 
     def idle_cpu(self, root: int, seconds: float = 10.0) -> CpuReport:
