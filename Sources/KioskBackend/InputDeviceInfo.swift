@@ -12,10 +12,12 @@ public struct InputDeviceInfo: Hashable, Sendable, CustomStringConvertible {
         public static let pointer = Capabilities(rawValue: 1 << 1)
         public static let touch = Capabilities(rawValue: 1 << 2)
 
-        public var description: String {
+        /// `["keyboard", "touch"]`: each capability's name, in this order.
+        public var names: [String] {
             [(Self.keyboard, "keyboard"), (.pointer, "pointer"), (.touch, "touch")].filter { contains($0.0) }.map(\.1)
-                .joined(separator: ", ")
         }
+
+        public var description: String { names.joined(separator: ", ") }
     }
 
     /// Unique among the devices a backend reports, for the backend's lifetime (a device plugged in again is new).

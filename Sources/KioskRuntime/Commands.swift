@@ -247,8 +247,10 @@ public struct Commands: Sendable {
             let indent = line.prefix { $0 == " " }.count
             let hanging: Int = {
                 let body = line.dropFirst(indent)
-                guard let gap = body.firstRange(of: "  ") else { return indent }
-                let text = body[gap.upperBound...].prefix { $0 == " " }.endIndex
+                // Not `firstRange(of:)`: the one call of _StringProcessing's linked its regex engine in,
+                // 0.8 MB of the release binary.
+                guard let gap = body.indices.first(where: { body[$0...].hasPrefix("  ") }) else { return indent }
+                let text = body[gap...].prefix { $0 == " " }.endIndex
                 return indent + body.distance(from: body.startIndex, to: text)
             }()
             var lines: [String] = []

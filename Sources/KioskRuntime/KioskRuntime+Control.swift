@@ -77,7 +77,7 @@ extension KioskRuntime {
             let inputs = router.presentDevices.map { device in
                 let decision = router.decision(for: device)
                 var entry = JSONLine([("name", .string(device.name)), ("sysname", .string(device.sysname))])
-                let capabilities = device.capabilities.description.split(separator: ", ").map { JSONLine.quote(String($0)) }
+                let capabilities = device.capabilities.names.map(JSONLine.quote)
                 entry.append("capabilities", .raw("[" + capabilities.joined(separator: ",") + "]"))
                 entry.append("screen", decision?.screen.map { .string($0) } ?? .null)
                 entry.append("reason", decision.map { .string($0.reason) } ?? .null)

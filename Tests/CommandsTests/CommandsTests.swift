@@ -1,6 +1,7 @@
 import ArgumentParser
-import KioskRuntime
 import Testing
+
+@testable import KioskRuntime
 
 /// `Commands`, the kiosk's command-line parser, against swift-argument-parser, which it replaces: the same
 /// command shapes declared both ways, and thousands of command lines made of the tokens that matter,
@@ -119,6 +120,16 @@ import Testing
         }
         #expect(text.contains("USAGE: kiosk calibrate --screen <screen> [--write] [--timeout <timeout>] [<setting> ...]"))
         #expect(text.contains("\n  --screen <screen>       Screen.\n"))
+    }
+
+    /// A long line goes on under its text: a list entry's under the text after its number and two spaces.
+    @Test func longLinesWrapUnderTheirText() {
+        #expect(
+            Commands.wrapLines("  3  what was asked for cannot run at all", width: 30)
+                == "  3  what was asked for\n     cannot run at all")
+        #expect(Commands.wrapLines("plain text that is long enough to wrap", width: 20) == "plain text that is\nlong enough to wrap")
+        #expect(Commands.wrapLines("  indented text, long enough", width: 20) == "  indented text,\n  long enough")
+        #expect(Commands.wrapLines("short\n\nlines", width: 20) == "short\n\nlines")
     }
 }
 

@@ -94,6 +94,15 @@ def check_no_foundation_and_no_icu_inside(guest):
     expect(not icu, f"ICU symbols: {icu}")
 
 
+def check_no_regex_engine_inside(guest):
+    # The standard library's string algorithms with a collection argument (`firstRange(of:)`,
+    # `split(separator: ", ")`) live in _StringProcessing, one object file with the regex engine and its
+    # parser: one call linked in 1 MB of code (13 % of the binary's). The stdlib-only spellings do the same.
+    symbols = subprocess.run(["nm", str(BUILT)], capture_output=True, text=True, check=True).stdout
+    regex = [s for s in symbols.split() if "_StringProcessing" in s or "_RegexParser" in s][:5]
+    expect(not regex, f"_StringProcessing or _RegexParser symbols (a string algorithm of theirs is called): {regex}")
+
+
 def check_version_maps_none_of_the_libraries_loaded_later(guest):
     binary = state["binary"]
     r = guest.run(f"LD_DEBUG=files {binary} --version", timeout=60)
