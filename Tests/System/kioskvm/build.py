@@ -220,12 +220,14 @@ def resolve_headers(kernel: tuple[str, str]) -> list[tuple[str, str]]:
     depends = next((l.split(":", 1)[1] for l in out.stdout.splitlines() if l.startswith("Depends:")), "")
     result = [(name, kernel[1])]
     for clause in depends.split(","):
-        # "linux-kbuild-6.1 (>= 6.1.192-2)"; alternatives ("a | b") are not used by these packages.
-        m = re.fullmatch(r"\s*([^\s(|]+)\s*(?:\((=|>=)\s*([^)\s]+)\))?\s*", clause)
+        # "linux-kbuild-6.1 (>= 6.1.192-2)"; alternatives ("a | b") are not used by these packages. Any
+        # relation but "=" takes the newest version (these packages state no upper bound).
+        m = re.fullmatch(r"\s*([^\s(|]+)\s*(?:\((=|>=|<=|<<|>>)\s*([^)\s]+)\))?\s*", clause)
         if not m or not m.group(1).startswith(("linux-headers-", "linux-kbuild-")):
             continue
         dep, relation, wanted = m.groups()
-        result.append((dep, wanted if relation == "=" else _newest_version(dep, at_least=wanted)))
+        result.append((dep, wanted if relation == "=" else
+                       _newest_version(dep, at_least=wanted if relation == ">=" else None)))
     return result
 
 
