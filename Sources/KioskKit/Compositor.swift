@@ -956,8 +956,9 @@ struct Placement: Equatable {
 
     /// Whether `other` paints the same pixels in the same place, wherever each is in its frame's order.
     func isPainted(like other: Placement) -> Bool {
-        rect == other.rect && clip == other.clip && alpha == other.alpha && content == other.content && opaque == other.opaque
-            && transform == other.transform
+        var other = other
+        other.index = index
+        return self == other
     }
 
     /// Whether `new` is this placement moved by `(dx, dy)` and nothing else (the same content, clip and
