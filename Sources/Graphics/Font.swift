@@ -21,7 +21,10 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     public var size: Double
     public var weight: Weight
 
-    public init(family: String = "Sans", size: Double, weight: Weight = .regular) {
+    /// The system font's family: fontconfig's generic `Sans`.
+    public static let systemFamily = "Sans"
+
+    public init(family: String = Font.systemFamily, size: Double, weight: Weight = .regular) {
         self.family = family
         self.size = size
         self.weight = weight
@@ -42,11 +45,12 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
         size.rounded() == size && abs(size) < 1e9 ? String(Int(size)) : String(size)
     }
 
-    /// A new `PangoFontDescription *` the caller frees with `pango_font_description_free`.
+    /// A new `PangoFontDescription *` the caller frees with `pango_font_description_free`, for `family`
+    /// (by default the family this thread's pango context uses for the font's: `PangoThreadContext.family`).
     /// Calls `pango_font_description_new`, `..._set_family`, `..._set_absolute_size`, `..._set_weight`.
-    func makePangoDescription() -> OpaquePointer {
+    func makePangoDescription(family: String? = nil) -> OpaquePointer {
         let description = pango_font_description_new()!
-        pango_font_description_set_family(description, family)
+        pango_font_description_set_family(description, family ?? PangoThreadContext.family(self.family))
         pango_font_description_set_absolute_size(description, max(size, 0) * Double(PANGO_SCALE))
         pango_font_description_set_weight(description, weight.pangoWeight)
         return description

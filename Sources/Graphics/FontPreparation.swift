@@ -68,6 +68,9 @@ public final class FontPreparation: Sendable {
     /// The font map `finish()` handed over (for tests: it is the one in use on the finishing thread).
     nonisolated(unsafe) private(set) var handedOver: OpaquePointer?
 
+    /// The size the system font is drawn at here, in pixels (UIKit's body text size).
+    static let warmSize = 17.0
+
     /// Every printable ASCII character: the glyphs nearly every label needs.
     static let printableASCII = String((0x20...0x7E).map { Character(Unicode.Scalar($0)) })
 
@@ -84,7 +87,7 @@ public final class FontPreparation: Sendable {
         pango_cairo_font_map_set_default(fontMap)
         let bitmap = Bitmap(width: 64, height: 32)
         let drawing = DrawingContext(bitmap: bitmap)
-        for font in [Font.system(size: 17), .boldSystemFont(ofSize: 17)] {
+        for font in [Font.system(size: warmSize), .boldSystemFont(ofSize: warmSize)] {
             drawing.draw(TextLayout(text: printableASCII, font: font), at: .zero)
         }
         drawing.flush()

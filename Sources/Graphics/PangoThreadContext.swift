@@ -30,6 +30,50 @@ enum PangoThreadContext {
         return context
     }
 
+    /// The family pango uses for `family` in this thread's context: for the system font's generic `Sans`,
+    /// the installed family fontconfig's rules pick for it (DejaVu Sans on the kiosk image), found once per
+    /// thread; any other family as it is.
+    ///
+    /// Asked for by the family's real name, a font costs pango one font set where `Sans` costs two: pango
+    /// measures each new font (`pango_font_get_metrics`) with a layout in the font's own description, whose
+    /// font set, keyed by the family's name, is not `Sans`'s. Qt resolves its default font to a family the
+    /// same way. Both font sets hold the fonts in the same order, so text draws the same: the family found
+    /// is the one `Sans` puts first, and fontconfig ranks the fonts after it by language, then by the same
+    /// list of preferred families (`SystemFamilyTests`).
+    static func family(_ family: String) -> String {
+        guard family == Font.systemFamily else { return family }
+        if let resolved = pthread_getspecific(systemFamilyKey) {
+            return String(cString: resolved.assumingMemoryBound(to: CChar.self))
+        }
+        let resolved = resolveSystemFamily() ?? family
+        let result = pthread_setspecific(systemFamilyKey, strdup(resolved))
+        if result != 0 { fatalError("pthread_setspecific failed: \(result)") }
+        return resolved
+    }
+
+    /// Calls `pthread_key_create` once per process; the destructor frees the family's copy.
+    private static let systemFamilyKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let result = pthread_key_create(&key) { family in free(family) }
+        if result != 0 { fatalError("pthread_key_create failed: \(result)") }
+        return key
+    }()
+
+    /// The family of the font pango picks for a space in the system font (at the size `FontPreparation`
+    /// warms, so that the thread it hands its font map to finds the font set made): nil without fonts.
+    /// Calls `pango_font_map_load_font`, `pango_font_describe` and `pango_font_description_get_family`.
+    private static func resolveSystemFamily() -> String? {
+        let request = Font.system(size: FontPreparation.warmSize).makePangoDescription(family: Font.systemFamily)
+        defer { pango_font_description_free(request) }
+        let context = current
+        guard let font = pango_font_map_load_font(pango_context_get_font_map(context), context, request) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(font)) }
+        let description = pango_font_describe(font)!
+        defer { pango_font_description_free(description) }
+        guard let family = pango_font_description_get_family(description), family.pointee != 0 else { return nil }
+        return String(cString: family)
+    }
+
     /// A context with explicit font options, so text does not depend on fontconfig's or a desktop's
     /// rendering settings: greyscale antialiasing (subpixel order is meaningless on a rotated panel),
     /// slight hinting, metrics hinted to whole pixels, positions rounded, left-to-right base direction

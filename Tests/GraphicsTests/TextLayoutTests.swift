@@ -200,6 +200,35 @@ import Testing
     }
 }
 
+/// The system font's generic family resolved to the installed family it names (`PangoThreadContext.family`).
+@Suite struct SystemFamilyTests {
+    /// The family found is fontconfig's own first choice for `Sans` (`FcFontMatch`, as fc-match answers).
+    @Test func theSystemFamilyIsFontconfigsFirstChoiceForSans() {
+        let resolved = PangoThreadContext.family(Font.systemFamily)
+        #expect(resolved != Font.systemFamily)
+        #expect(resolved == FontconfigFiles.firstFamily(matching: Font.systemFamily))
+        // Once per thread: asked again, the same.
+        #expect(PangoThreadContext.family(Font.systemFamily) == resolved)
+    }
+
+    @Test(arguments: ["Serif", "Monospace", "sans-serif", "DejaVu Sans Mono", "No Such Family"])
+    func otherFamiliesAreUsedAsNamed(family: String) {
+        #expect(PangoThreadContext.family(family) == family)
+    }
+
+    /// Text in the system font draws pixel for pixel as through the generic name left to fontconfig
+    /// (`sans-serif` is the same alias, and is not resolved): the same face, and the same fallback faces
+    /// for the characters it lacks, in each weight.
+    @Test(arguments: TextLayoutTests.samples.map(\.text) + ["Hello 你好 مرحبا 123"], [Font.Weight.regular, .medium, .bold])
+    func theSystemFontDrawsAsTheGenericName(text: String, weight: Font.Weight) {
+        let resolved = TextLayout(text: text, font: .system(size: 24, weight: weight))
+        let generic = TextLayout(text: text, font: Font(family: "sans-serif", size: 24, weight: weight))
+        #expect(resolved.size == generic.size)
+        #expect(resolved.unknownGlyphCount == 0)
+        #expect(TextLayoutTests.render(resolved).allPixels == TextLayoutTests.render(generic).allPixels)
+    }
+}
+
 /// Text's start-up work on a thread of its own, handed to the thread that draws.
 @Suite struct FontPreparationTests {
     @Test func theCallingThreadGetsThePreparedFontMap() throws {
@@ -261,6 +290,34 @@ private struct FontconfigFiles {
     static func function(_ name: String) -> UnsafeMutableRawPointer {
         let library = dlopen("libfontconfig.so.1", RTLD_NOW)!
         return dlsym(library, name)!
+    }
+
+    /// The first family of the font fontconfig matches for `family` (`FcNameParse`, `FcConfigSubstitute`,
+    /// `FcDefaultSubstitute`, `FcFontMatch`: what `fc-match -f '%{family[0]}'` prints).
+    static func firstFamily(matching family: String) -> String? {
+        typealias Parse = @convention(c) (UnsafePointer<CChar>) -> OpaquePointer?
+        typealias Substitute = @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32
+        typealias DefaultSubstitute = @convention(c) (OpaquePointer?) -> Void
+        typealias Match = @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutablePointer<Int32>) -> OpaquePointer?
+        typealias GetString =
+            @convention(c) (OpaquePointer?, UnsafePointer<CChar>, Int32, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>) -> Int32
+        typealias Destroy = @convention(c) (OpaquePointer?) -> Void
+        let parse = unsafeBitCast(function("FcNameParse"), to: Parse.self)
+        let substitute = unsafeBitCast(function("FcConfigSubstitute"), to: Substitute.self)
+        let defaults = unsafeBitCast(function("FcDefaultSubstitute"), to: DefaultSubstitute.self)
+        let match = unsafeBitCast(function("FcFontMatch"), to: Match.self)
+        let getString = unsafeBitCast(function("FcPatternGetString"), to: GetString.self)
+        let destroy = unsafeBitCast(function("FcPatternDestroy"), to: Destroy.self)
+        guard let pattern = parse(family) else { return nil }
+        defer { destroy(pattern) }
+        _ = substitute(nil, pattern, 0)  // FcMatchPattern
+        defaults(pattern)
+        var result: Int32 = 0
+        guard let font = match(nil, pattern, &result) else { return nil }
+        defer { destroy(font) }
+        var name: UnsafeMutablePointer<UInt8>?
+        guard getString(font, "family", 0, &name) == 0, let name else { return nil }
+        return String(cString: name)
     }
 
     static func ofTheCurrentConfiguration() -> FontconfigFiles {

@@ -64,14 +64,18 @@
     F(pango_cairo_font_map_set_default) \
     F(pango_cairo_show_layout) \
     F(pango_cairo_update_layout) \
+    F(pango_context_get_font_map) \
     F(pango_context_set_base_dir) \
     F(pango_context_set_round_glyph_positions) \
+    F(pango_font_describe) \
     F(pango_font_description_free) \
+    F(pango_font_description_get_family) \
     F(pango_font_description_new) \
     F(pango_font_description_set_absolute_size) \
     F(pango_font_description_set_family) \
     F(pango_font_description_set_weight) \
     F(pango_font_map_create_context) \
+    F(pango_font_map_load_font) \
     F(pango_layout_get_baseline) \
     F(pango_layout_get_cursor_pos) \
     F(pango_layout_get_extents) \
