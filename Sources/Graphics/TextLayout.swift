@@ -215,7 +215,14 @@ public final class TextLayout {
         case .natural: pangoAlignment = PANGO_ALIGN_LEFT
         case .center: pangoAlignment = PANGO_ALIGN_CENTER
         case .left, .right:
-            pangoAlignment = (alignment == .left) != firstLineIsRightToLeft(layout) ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
+            // pango aligns to the paragraph's direction: the physical side needs the first line's. Set for
+            // left-to-right before the lines are made, since changing a layout's alignment throws its lines
+            // away (they are made again, shaping included, on the next query): only right-to-left text
+            // pays for a second set of lines.
+            let leftToRight = alignment == .left ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT
+            pango_layout_set_alignment(layout, leftToRight)
+            guard firstLineIsRightToLeft(layout) else { return }
+            pangoAlignment = leftToRight == PANGO_ALIGN_LEFT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT
         }
         pango_layout_set_alignment(layout, pangoAlignment)
     }
