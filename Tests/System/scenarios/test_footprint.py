@@ -26,11 +26,12 @@ TRIMMED = SCRATCH / "footprint" / "kiosk"    # read by the guest through the hos
 AT_EXEC = {"libdrm.so.2", "libudev.so.1", "libpixman-1.so.0", "libm.so.6", "libgcc_s.so.1", "libc.so.6", "ld-linux-x86-64.so.2"}
 LOADED_LATER = ("libpangocairo", "libcairo", "libseat", "libinput", "libxkbcommon", "libglib", "libsystemd")
 BUDGET = 15 * 1024 * 1024                    # what a board carries beyond Debian's packages
-# At most this much of the binary's code resident after a start (KiB): 3.1-3.2 MiB are, 1.6 MiB of it the
+# At most this much of the binary's code resident after a start (KiB): 3.1-3.4 MiB are (3.1-3.2 at e9f0874,
+# 3.4 in two runs at 9882083, the sample 2 s after the start holding input's set-up), 1.6 MiB of it the
 # standard library's internal functions, which share one section the linker cannot order. 4.0 MiB were
 # before each function of the kiosk's own had a section of its own and the unnamed ones were put together
 # (scripts/release-flags, scripts/release-sections.ld): a stale order list comes back above the bound.
-CODE_RESIDENT_KIB = 3.5 * 1024
+CODE_RESIDENT_KIB = 3.75 * 1024
 HELPER_CODE_RESIDENT = 512                   # KiB of it in the forked seat helper
 PHASES = ["configuration", "seat", "backend", "displays", "fonts", "launched", "first-frame", "first-flip", "input"]
 
