@@ -18,14 +18,25 @@ import LazyLink
 /// thread's default, so the first text laid out there starts warm. Pango's font maps belong to one thread
 /// at a time (`PangoThreadContext`), and this one changes hands only after its thread has ended.
 ///
+/// A caller with work of its own before any text (a kiosk's app making its windows) waits only for the
+/// libraries and fontconfig (`waitUntilLoaded()`), then lets its thread's first text finish the rest
+/// (`finishOnFirstText()`): the app's launch runs while the system font is drawn.
+///
 /// Call `finish()` on the thread that will draw, before it lays out any text: a thread that already has
 /// its pango context keeps the font map it was made with (still correct, only cold).
 public final class FontPreparation: Sendable {
     private let work: Worker<Result<OpaquePointer, LazyLinkError>>
+    /// Pango and cairo loaded and fontconfig's configuration read, or why not: set before the drawing.
+    private let loaded = Handoff<Result<Void, LazyLinkError>>()
+    /// What the caller asked to load before pango (`release(loadingFirst:)`), and when pango may start.
+    private let release = Handoff<(@Sendable () -> Void)?>()
 
     /// Starts the preparation: fontconfig's start (`FcInit`, the longest part) on one new thread, pango and
     /// cairo's load and the drawing on another, which waits for the first before it draws.
-    public init() {
+    ///
+    /// `released: false` holds pango's load until `release(loadingFirst:)`, so that the caller can have
+    /// libraries of its own loaded before pango's (see there); any other call releases it too.
+    public init(released: Bool = true) {
         // Pango's thread starts loading only once fontconfig is loaded and FcInit found: the dynamic
         // loader's lock, which dlopen holds throughout and dlsym takes, made fontconfig's start wait for
         // all of pango's load on the test bed (1.4 s under strace), where the two were meant side by side.
@@ -43,26 +54,62 @@ public final class FontPreparation: Sendable {
                 return .failure(error)
             }
         }
+        let loaded = loaded
+        let release = release
         work = Worker {
             fontconfigLoaded.wait()
-            return Self.prepare(after: fontconfig)
+            release.value()?()
+            return Self.prepare(after: fontconfig, loaded: loaded)
         }
+        if released { release.put(nil) }
     }
 
     /// A preparation never finished (the caller failed first) is still waited for, so that the process
     /// does not exit while a thread is inside fontconfig.
     deinit {
+        release.put(nil)
         if case let .success(fontMap)? = work.take() { g_object_unref(UnsafeMutableRawPointer(fontMap)) }
+    }
+
+    /// Lets pango's load start (a preparation made with `released: false`), after `loadingFirst`, run on
+    /// pango's thread before it: the libraries the caller is about to load itself (libseat, to open the
+    /// seat). The dynamic loader loads one library at a time, and a `dlopen` made while pango's 35 load
+    /// waits for all of them; loaded first, the caller's few cost pango's load their own time only, which
+    /// fontconfig's longer start covers. Only the first call counts.
+    public func release(loadingFirst: (@Sendable () -> Void)? = nil) {
+        release.put(loadingFirst)
+    }
+
+    /// Waits until pango and cairo are loaded and fontconfig has read its configuration (not for the
+    /// drawing after that); throws if either could not be loaded.
+    public func waitUntilLoaded() throws(LazyLinkError) {
+        release.put(nil)
+        try loaded.value().get()
     }
 
     /// Waits for the preparation and gives its font map to this thread (`pango_cairo_font_map_set_default`).
     /// Throws if pango and cairo could not be loaded; a second call does nothing.
     public func finish() throws(LazyLinkError) {
+        release.put(nil)
         guard let result = work.take() else { return }
         let fontMap = try result.get()
         pango_cairo_font_map_set_default(fontMap)  // takes its own reference
         g_object_unref(UnsafeMutableRawPointer(fontMap))
         handedOver = fontMap
+    }
+
+    /// Makes the calling thread's first text (its pango context's making, `PangoThreadContext`) wait for the
+    /// preparation and take its font map, as `finish()`, so the thread can go on with work that lays out no
+    /// text meanwhile. Call `waitUntilLoaded()` first: what is left then cannot fail.
+    public func finishOnFirstText() {
+        PangoThreadContext.beforeFirstUse(Unmanaged.passRetained(self))
+    }
+
+    /// The preparation `finishOnFirstText()` left for this thread, finished now: called by
+    /// `PangoThreadContext` before it makes the thread's context.
+    static func finish(pending: Unmanaged<FontPreparation>) {
+        // Only pango's load or fontconfig's can fail, and `waitUntilLoaded()` has said they did not.
+        try? pending.takeRetainedValue().finish()
     }
 
     /// The font map `finish()` handed over (for tests: it is the one in use on the finishing thread).
@@ -76,13 +123,17 @@ public final class FontPreparation: Sendable {
 
     /// The work, on the preparing thread: pango and cairo loaded while fontconfig starts on its own
     /// thread, then a font map of this thread's own as its default, and text drawn in the system font.
-    private static func prepare(after fontconfig: Worker<Result<Void, LazyLinkError>>) -> Result<OpaquePointer, LazyLinkError> {
+    private static func prepare(
+        after fontconfig: Worker<Result<Void, LazyLinkError>>, loaded: Handoff<Result<Void, LazyLinkError>>
+    ) -> Result<OpaquePointer, LazyLinkError> {
         do {
             try PangoCairoLibrary.shared.load()
             try fontconfig.take()?.get()
         } catch {
+            loaded.put(.failure(error))
             return .failure(error)
         }
+        loaded.put(.success(()))
         let fontMap = OpaquePointer(pango_cairo_font_map_new()!)
         pango_cairo_font_map_set_default(fontMap)
         let bitmap = Bitmap(width: 64, height: 32)
@@ -94,6 +145,33 @@ public final class FontPreparation: Sendable {
         // The thread's default goes with the thread (pango's thread-private data); the reference from
         // pango_cairo_font_map_new goes to `finish()`.
         return .success(fontMap)
+    }
+}
+
+/// A value one thread puts once (later puts are ignored) and others wait for.
+final class Handoff<Value>: @unchecked Sendable {
+    // @unchecked: `value` is written once, under `lock`, before `ready` is signalled; readers read it
+    // only after waiting for `ready`, which orders the two.
+    private var stored: Value?
+    private var isSet = false
+    private let lock = DispatchSemaphore(value: 1)
+    private let ready = DispatchSemaphore(value: 0)
+
+    /// Sets the value and wakes every waiter, the first time; nothing after.
+    func put(_ value: Value) {
+        lock.wait()
+        defer { lock.signal() }
+        guard !isSet else { return }
+        isSet = true
+        stored = value
+        ready.signal()
+    }
+
+    /// Waits until the value is set, and returns it.
+    func value() -> Value {
+        ready.wait()
+        ready.signal()  // for the next waiter
+        return stored!
     }
 }
 

@@ -21,14 +21,36 @@ enum PangoThreadContext {
         return key
     }()
 
-    /// This thread's context (`PangoContext *`), made on first use. Calls `pango_font_map_create_context`.
+    /// This thread's context (`PangoContext *`), made on first use (after finishing the thread's pending
+    /// `FontPreparation`, if it has one). Calls `pango_font_map_create_context`.
     static var current: OpaquePointer {
         if let context = pthread_getspecific(key) { return OpaquePointer(context) }
+        if let pending = pthread_getspecific(pendingKey) {
+            _ = pthread_setspecific(pendingKey, nil)
+            FontPreparation.finish(pending: Unmanaged.fromOpaque(pending))
+        }
         let context = makeContext()
         let result = pthread_setspecific(key, UnsafeRawPointer(context))
         if result != 0 { fatalError("pthread_setspecific failed: \(result)") }
         return context
     }
+
+    /// Leaves `preparation` (retained) for this thread's first context to finish first
+    /// (`FontPreparation.finishOnFirstText`); a thread that already has its context never takes it.
+    static func beforeFirstUse(_ preparation: Unmanaged<FontPreparation>) {
+        if let earlier = pthread_getspecific(pendingKey) { Unmanaged<FontPreparation>.fromOpaque(earlier).release() }
+        let result = pthread_setspecific(pendingKey, preparation.toOpaque())
+        if result != 0 { fatalError("pthread_setspecific failed: \(result)") }
+    }
+
+    /// Calls `pthread_key_create` once per process; a thread that ends with a preparation pending releases
+    /// it (its deinit waits for its threads).
+    private static let pendingKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let result = pthread_key_create(&key) { pending in Unmanaged<FontPreparation>.fromOpaque(pending!).release() }
+        if result != 0 { fatalError("pthread_key_create failed: \(result)") }
+        return key
+    }()
 
     /// The family pango uses for `family` in this thread's context: for the system font's generic `Sans`,
     /// the installed family fontconfig's rules pick for it (DejaVu Sans on the kiosk image), found once per

@@ -244,6 +244,49 @@ import Testing
 
     @Test func anUnfinishedPreparationIsWaitedFor() {
         _ = FontPreparation()
+        _ = FontPreparation(released: false)
+    }
+
+    /// Held, pango's load waits for the release, and runs what the release asks to load first, on its own
+    /// thread, once. Waiting for a preparation never released releases it (no caller can hang on it).
+    @Test func aHeldPreparationLoadsWhatItsReleaseAsksForFirst() throws {
+        final class Calls: @unchecked Sendable {
+            var threads: [pthread_t] = []
+        }
+        let calls = Calls()
+        let preparation = FontPreparation(released: false)
+        preparation.release { calls.threads.append(pthread_self()) }
+        preparation.release { calls.threads.append(pthread_self()) }  // only the first counts
+        try preparation.waitUntilLoaded()
+        #expect(calls.threads.count == 1)
+        #expect(calls.threads.allSatisfy { pthread_equal($0, pthread_self()) == 0 })
+        try preparation.finish()
+        try FontPreparation(released: false).waitUntilLoaded()
+        try FontPreparation(released: false).finish()
+    }
+
+    /// `finishOnFirstText`: the thread goes on once the libraries are loaded; its first text takes the
+    /// prepared font map (on a thread of its own, which has no pango context yet).
+    @Test func theFirstTextTakesThePreparedFontMap() throws {
+        final class Outcome: @unchecked Sendable {
+            var fontMapIsThePreparedOne = false
+            var laidOut = false
+            var handedOverBeforeText = true
+        }
+        let outcome = Outcome()
+        let preparation = FontPreparation()
+        let thread = Worker { () -> Void in
+            do { try preparation.waitUntilLoaded() } catch { return }
+            preparation.finishOnFirstText()
+            outcome.handedOverBeforeText = preparation.handedOver != nil
+            let layout = TextLayout(text: "Ready", font: .system(size: 17))
+            outcome.laidOut = layout.size.width > 0 && layout.unknownGlyphCount == 0
+            outcome.fontMapIsThePreparedOne = OpaquePointer(pango_cairo_font_map_get_default()) == preparation.handedOver
+        }
+        _ = thread.take()
+        #expect(!outcome.handedOverBeforeText)
+        #expect(outcome.laidOut)
+        #expect(outcome.fontMapIsThePreparedOne)
     }
 
     /// Text's start loads the system's font configuration as `FcInit` does, without the template folder
