@@ -68,8 +68,8 @@ public final class KioskRuntime {
     private var inputRequested = false
     private var inputDeadline: FrameTimer?
 
-    /// Text's start-up work, started before the configuration was read when `main` made it.
-    private let fonts: FontPreparation?
+    /// Text's start-up work, started before the configuration was read when `main` made it, else by `start()`.
+    private var fonts: FontPreparation?
 
     /// `fonts`: a preparation already under way (`KioskRuntime.main` starts one before reading the
     /// configuration); nil starts one in `start()`.
@@ -87,9 +87,21 @@ public final class KioskRuntime {
 
     /// Starts everything; throws what the user must fix (a backend asked for by name that cannot run).
     public func start() throws(RuntimeError) {
-        // Text's libraries, fontconfig and the system font load on a thread of their own while the
-        // seat and the displays are opened; the app's launch waits for them (it lays text out).
-        let fonts = self.fonts ?? FontPreparation()
+        // Text's libraries, fontconfig and the system font load on threads of their own while the seat and
+        // the displays are opened; the app's launch waits for the libraries and fontconfig, its first text
+        // for the rest.
+        let fonts = self.fonts ?? FontPreparation(released: false)
+        self.fonts = fonts
+        // Before pango's libraries load (35 of them, one at a time under the dynamic loader's lock), what
+        // would wait for them: the first dispatch source, which starts libdispatch's event thread (a new
+        // thread's TLS takes that lock), and libseat, loaded on pango's thread first for a backend that
+        // opens a seat.
+        installSignalHandlers()
+        if configuration.backend == HeadlessDisplay.name {
+            fonts.release()
+        } else {
+            fonts.release { SeatSessions.loadLibrary() }
+        }
         if let tracePath = configuration.tracePath {
             trace = try Trace(path: tracePath, application: application)
         }
@@ -161,14 +173,16 @@ public final class KioskRuntime {
         }
         power?.wakeDisconnected = { [weak self] name, reason in self?.cec?.wakeDisconnected(name, reason: reason) ?? false }
         routeSessionEvents()
-        installSignalHandlers()
         openControlSocket()
+        // The launch waits for text's libraries and fontconfig, not for the system font's drawing: that
+        // goes on while the app makes its windows, and the first text laid out here waits for the rest.
         do {
-            try fonts.finish()
+            try fonts.waitUntilLoaded()
         } catch {
             throw .cannotDrawText(error.description)
         }
         reached(.fonts)
+        fonts.finishOnFirstText()
         delegate.applicationDidFinishLaunching(application)
         hasLaunched = true
         reached(.launched)
@@ -406,6 +420,9 @@ public final class KioskRuntime {
         input = nil
         display?.stop()
         trace?.stop()
+        // A start stopped before its first text: the process does not end while text's thread is inside
+        // fontconfig or pango.
+        try? fonts?.finish()
         exit(status)
     }
 

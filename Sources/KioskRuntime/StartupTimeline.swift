@@ -15,9 +15,10 @@ public struct StartupTimeline: Sendable {
         case backend
         /// The screens found are lit (the modeset) and connected.
         case displays
-        /// Text is ready: pango and cairo loaded, fontconfig's configuration read and the system font
-        /// drawn once, on a thread of their own since the start (`FontPreparation`); this is when the
-        /// main thread had it, having waited for it if it came later than the displays.
+        /// Text's libraries are ready: pango and cairo loaded and fontconfig's configuration read, on
+        /// threads of their own since the start (`FontPreparation`); this is when the main thread had them,
+        /// having waited if they came later than the displays. The system font's drawing, which goes on
+        /// meanwhile, is waited for by the first text laid out.
         case fonts
         /// The app's `applicationDidFinishLaunching` returned: its windows exist.
         case launched
