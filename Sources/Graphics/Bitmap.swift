@@ -5,11 +5,15 @@ import Glibc
 /// One pixel buffer that cairo draws into and pixman composites from and into.
 ///
 /// The memory is ours (allocated here: a mapping of its own from 64 KiB, else calloc; rows `stride` bytes
-/// apart as `cairo_format_stride_for_width` requires) and is wrapped twice: by a cairo image surface
-/// (`cairo_image_surface_create_for_data`) for drawing and PNG, and by a pixman image
-/// (`pixman_image_create_bits`) for composition. cairo may keep work and caches (snapshots of a surface
+/// apart as `cairo_format_stride_for_width` requires) and is wrapped twice: by a pixman image
+/// (`pixman_image_create_bits`) for composition, and, from the first drawing or PNG, by a cairo image
+/// surface (`cairo_image_surface_create_for_data`). cairo may keep work and caches (snapshots of a surface
 /// used as a source) outside the pixels, so every access that bypasses cairo first calls
 /// `cairo_surface_flush`, and every write that bypasses cairo ends with `cairo_surface_mark_dirty`.
+///
+/// The surface is made on first use because cairo loads with pango (`PangoCairoLibrary`, 35 libraries on
+/// a thread of their own at start): a bitmap that is only composited into, a display's scanout buffers,
+/// is made and filled without waiting for them.
 ///
 /// Not `Sendable`: a bitmap belongs to the thread (the main actor) that draws into it.
 public final class Bitmap: CustomStringConvertible {
@@ -19,14 +23,27 @@ public final class Bitmap: CustomStringConvertible {
     public let stride: Int
     public let format: PixelFormat
 
-    /// The pixels. Freed by the cairo surface's user-data destructor, not by `deinit`: cairo may hold a
-    /// reference to the surface (a pattern in a `cairo_t` that outlives us) and the memory must live
-    /// as long as the surface does.
+    /// The pixels. Once the cairo surface is made, freed by its user-data destructor, not by `deinit`:
+    /// cairo may hold a reference to the surface (a pattern in a `cairo_t` that outlives us) and the
+    /// memory must live as long as the surface does.
     let data: UnsafeMutableRawPointer
-    /// `cairo_surface_t *`
-    let surface: OpaquePointer
     /// `pixman_image_t *` over the same memory.
     let image: OpaquePointer
+    /// Who frees `data`.
+    private let owner: Owner
+    /// The cairo surface, once made.
+    private var madeSurface: OpaquePointer?
+
+    /// Whether cairo has drawn here or been asked to (the surface is made).
+    var hasCairoSurface: Bool { madeSurface != nil }
+
+    /// `cairo_surface_t *` over the memory, made on first use (then it owns the memory, as above).
+    var surface: OpaquePointer {
+        if let madeSurface { return madeSurface }
+        let surface = Self.makeSurface(memory: data, width: width, height: height, stride: stride, format: format, owner: owner)
+        madeSurface = surface
+        return surface
+    }
 
     /// A zero-filled bitmap (transparent black; black for `.xrgb8888`). Sizes up to 32767, cairo's limit
     /// for image surfaces; anything else is a programmer error.
@@ -82,24 +99,41 @@ public final class Bitmap: CustomStringConvertible {
         self.init(memory: memory, width: width, height: height, stride: stride, format: format, owner: .caller)
     }
 
-    /// Wraps `memory` for cairo and pixman; unless the caller owns it, the cairo surface frees it when cairo
-    /// lets go. Calls `cairo_image_surface_create_for_data`, `cairo_surface_set_user_data` and
-    /// `pixman_image_create_bits`.
+    /// Wraps `memory` for pixman. Calls `pixman_image_create_bits`.
     private init(memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat, owner: Owner) {
+        guard
+            let image = pixman_image_create_bits(
+                format.pixmanFormat, Int32(width), Int32(height),
+                memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
+        else {
+            Self.release(memory, owner: owner)
+            fatalError("pixman_image_create_bits(\(width)x\(height)) failed: out of memory")
+        }
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.format = format
+        self.data = memory
+        self.owner = owner
+        self.image = image
+    }
+
+    /// A cairo surface over `memory`; unless the caller owns it, the surface frees it when cairo lets go.
+    /// Calls `cairo_image_surface_create_for_data` and `cairo_surface_set_user_data`.
+    private static func makeSurface(
+        memory: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, format: PixelFormat, owner: Owner
+    ) -> OpaquePointer {
         let surface = cairo_image_surface_create_for_data(
             memory.assumingMemoryBound(to: UInt8.self),
             format.cairoFormat, Int32(width), Int32(height),
             Int32(stride))!
-        var release: (() -> Void)?
         var attached = CAIRO_STATUS_SUCCESS
         switch owner {
         case .caller:
             break
         case .allocated:
-            release = { free(memory) }
             attached = cairo_surface_set_user_data(surface, bitmapMemoryKey, memory, { free($0) })
         case .mapped(let length):
-            release = { munmap(memory, length) }
             let mapping = UnsafeMutablePointer<(base: UnsafeMutableRawPointer, length: Int)>.allocate(capacity: 1)
             mapping.initialize(to: (memory, length))
             attached = cairo_surface_set_user_data(surface, bitmapMemoryKey, mapping) { pointer in
@@ -110,32 +144,30 @@ public final class Bitmap: CustomStringConvertible {
             if attached != CAIRO_STATUS_SUCCESS { mapping.deallocate() }
         }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, attached == CAIRO_STATUS_SUCCESS else {
-            release?()
             fatalError(
                 "cairo_image_surface_create_for_data(\(width)x\(height), stride \(stride)): "
                     + String(cString: cairo_status_to_string(cairo_surface_status(surface))!))
         }
-        guard
-            let image = pixman_image_create_bits(
-                format.pixmanFormat, Int32(width), Int32(height),
-                memory.assumingMemoryBound(to: UInt32.self), Int32(stride))
-        else {
-            cairo_surface_destroy(surface)
-            fatalError("pixman_image_create_bits(\(width)x\(height)) failed: out of memory")
+        return surface
+    }
+
+    /// Frees memory of ours that no cairo surface holds.
+    private static func release(_ memory: UnsafeMutableRawPointer, owner: Owner) {
+        switch owner {
+        case .caller: break
+        case .allocated: free(memory)
+        case .mapped(let length): munmap(memory, length)
         }
-        self.width = width
-        self.height = height
-        self.stride = stride
-        self.format = format
-        self.data = memory
-        self.surface = surface
-        self.image = image
     }
 
     deinit {
-        // The pixman image only borrows the memory; the surface's destructor frees it once cairo lets go.
+        // The pixman image only borrows the memory; a surface's destructor frees it once cairo lets go.
         pixman_image_unref(image)
-        cairo_surface_destroy(surface)
+        if let madeSurface {
+            cairo_surface_destroy(madeSurface)
+        } else {
+            Self.release(data, owner: owner)
+        }
     }
 
     public var size: Size { Size(width: Double(width), height: Double(height)) }
@@ -156,14 +188,14 @@ public final class Bitmap: CustomStringConvertible {
         precondition(
             x >= 0 && x < width && y >= 0 && y < height,
             "Bitmap.pixel(x: \(x), y: \(y)) outside \(width)x\(height)")
-        cairo_surface_flush(surface)
+        beginDirectAccess()
         return data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
     }
 
     /// The raw pixels (`stride * height` bytes), for copying into scanout buffers.
     /// Calls `cairo_surface_flush` before.
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
-        cairo_surface_flush(surface)
+        beginDirectAccess()
         return try body(UnsafeRawBufferPointer(start: data, count: stride * height))
     }
 
@@ -172,19 +204,21 @@ public final class Bitmap: CustomStringConvertible {
     public func withUnsafeMutableBytes<R, E: Error>(
         _ body: (UnsafeMutableRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {
-        cairo_surface_flush(surface)
-        defer { cairo_surface_mark_dirty(surface) }
+        beginDirectAccess()
+        defer { endDirectWrite() }
         return try body(UnsafeMutableRawBufferPointer(start: data, count: stride * height))
     }
 
-    /// Before pixman (or anything but cairo) reads or writes the memory: `cairo_surface_flush`.
+    /// Before pixman (or anything but cairo) reads or writes the memory: `cairo_surface_flush` (nothing
+    /// before cairo has a surface here: it cannot have work pending).
     func beginDirectAccess() {
-        cairo_surface_flush(surface)
+        if let madeSurface { cairo_surface_flush(madeSurface) }
     }
 
-    /// After pixman (or anything but cairo) wrote the memory: `cairo_surface_mark_dirty`.
+    /// After pixman (or anything but cairo) wrote the memory: `cairo_surface_mark_dirty` (nothing before
+    /// cairo has a surface here: it cannot hold a copy).
     func endDirectWrite() {
-        cairo_surface_mark_dirty(surface)
+        if let madeSurface { cairo_surface_mark_dirty(madeSurface) }
     }
 }
 

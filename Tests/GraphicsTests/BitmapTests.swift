@@ -33,6 +33,32 @@ import Testing
         }
     }
 
+    /// Composition alone needs no cairo surface (a display's scanout buffers are made and filled before
+    /// cairo is loaded); cairo's first drawing makes it, over the same pixels, which pixman then still
+    /// sees, for each way a bitmap holds its memory.
+    @Test func cairoComesOnlyWithTheFirstDrawing() {
+        let wrapped = UnsafeMutableRawPointer.allocate(byteCount: 64 * 64 * 4, alignment: 16)
+        defer { wrapped.deallocate() }
+        for bitmap in [
+            Bitmap(width: 4, height: 4), Bitmap(width: 256, height: 256),
+            Bitmap(wrapping: wrapped, width: 64, height: 64, stride: 256, format: .xrgb8888),
+        ] {
+            bitmap.fill(.red, in: bitmap.bounds)
+            bitmap.composite(Bitmap(width: 2, height: 2), destination: bitmap.bounds)
+            bitmap.withUnsafeMutableBytes { $0.storeBytes(of: 0xFF00_FF00, toByteOffset: 0, as: UInt32.self) }
+            #expect(bitmap.pixel(x: 1, y: 1) | 0xFF00_0000 == 0xFFFF_0000)
+            #expect(!bitmap.hasCairoSurface, "\(bitmap)")
+            let drawing = DrawingContext(bitmap: bitmap)
+            drawing.fill(Rect(x: 0, y: 0, width: 1, height: 1), color: .blue)
+            drawing.flush()
+            #expect(bitmap.hasCairoSurface)
+            #expect(bitmap.pixel(x: 0, y: 0) | 0xFF00_0000 == 0xFF00_00FF)
+            #expect(bitmap.pixel(x: 1, y: 0) | 0xFF00_0000 == 0xFFFF_0000)
+            bitmap.fill(.green, in: PixelRect(x: 0, y: 0, width: 1, height: 1))
+            #expect(bitmap.pixel(x: 0, y: 0) | 0xFF00_0000 == 0xFF00_FF00)
+        }
+    }
+
     // MARK: PNG
 
     /// A bitmap with opaque, translucent and clear pixels whose premultiplied values survive a PNG round
