@@ -28,14 +28,13 @@ public final class FontPreparation: Sendable {
     private let work: Worker<Result<OpaquePointer, LazyLinkError>>
     /// Pango and cairo loaded and fontconfig's configuration read, or why not: set before the drawing.
     private let loaded = Handoff<Result<Void, LazyLinkError>>()
-    /// What the caller asked to load before pango (`release(loadingFirst:)`), and when pango may start.
-    private let release = Handoff<(@Sendable () -> Void)?>()
+    /// When pango's load may start (`release()`).
+    private let pangoMayLoad = Handoff<Void>()
 
     /// Starts the preparation: fontconfig's start (`FcInit`, the longest part) on one new thread, pango and
     /// cairo's load and the drawing on another, which waits for the first before it draws.
     ///
-    /// `released: false` holds pango's load until `release(loadingFirst:)`, so that the caller can have
-    /// libraries of its own loaded before pango's (see there); any other call releases it too.
+    /// `released: false` holds pango's load until `release()` (see there); any other call releases it too.
     public init(released: Bool = true) {
         // Pango's thread starts loading only once fontconfig is loaded and FcInit found: the dynamic
         // loader's lock, which dlopen holds throughout and dlsym takes, made fontconfig's start wait for
@@ -55,42 +54,41 @@ public final class FontPreparation: Sendable {
             }
         }
         let loaded = loaded
-        let release = release
+        let pangoMayLoad = pangoMayLoad
         work = Worker {
             fontconfigLoaded.wait()
-            release.value()?()
+            pangoMayLoad.value()
             return Self.prepare(after: fontconfig, loaded: loaded)
         }
-        if released { release.put(nil) }
+        if released { pangoMayLoad.put(()) }
     }
 
     /// A preparation never finished (the caller failed first) is still waited for, so that the process
     /// does not exit while a thread is inside fontconfig.
     deinit {
-        release.put(nil)
+        pangoMayLoad.put(())
         if case let .success(fontMap)? = work.take() { g_object_unref(UnsafeMutableRawPointer(fontMap)) }
     }
 
-    /// Lets pango's load start (a preparation made with `released: false`), after `loadingFirst`, run on
-    /// pango's thread before it: the libraries the caller is about to load itself (libseat, to open the
-    /// seat). The dynamic loader loads one library at a time, and a `dlopen` made while pango's 35 load
-    /// waits for all of them; loaded first, the caller's few cost pango's load their own time only, which
-    /// fontconfig's longer start covers. Only the first call counts.
-    public func release(loadingFirst: (@Sendable () -> Void)? = nil) {
-        release.put(loadingFirst)
+    /// Lets pango's load start (a preparation made with `released: false`). The dynamic loader's lock is
+    /// held through a whole `dlopen`, and pango's loads 35 libraries: what the caller does that takes the
+    /// lock (a `dlopen`, or a new thread, whose TLS setup takes it) waits for all of them meanwhile, so the
+    /// caller does that first. Only the first call counts.
+    public func release() {
+        pangoMayLoad.put(())
     }
 
     /// Waits until pango and cairo are loaded and fontconfig has read its configuration (not for the
     /// drawing after that); throws if either could not be loaded.
     public func waitUntilLoaded() throws(LazyLinkError) {
-        release.put(nil)
+        pangoMayLoad.put(())
         try loaded.value().get()
     }
 
     /// Waits for the preparation and gives its font map to this thread (`pango_cairo_font_map_set_default`).
     /// Throws if pango and cairo could not be loaded; a second call does nothing.
     public func finish() throws(LazyLinkError) {
-        release.put(nil)
+        pangoMayLoad.put(())
         guard let result = work.take() else { return }
         let fontMap = try result.get()
         pango_cairo_font_map_set_default(fontMap)  // takes its own reference
@@ -111,6 +109,9 @@ public final class FontPreparation: Sendable {
         // Only pango's load or fontconfig's can fail, and `waitUntilLoaded()` has said they did not.
         try? pending.takeRetainedValue().finish()
     }
+
+    /// Whether pango and cairo are loaded and fontconfig's configuration read (for tests).
+    var isLoaded: Bool { loaded.isSet }
 
     /// The font map `finish()` handed over (for tests: it is the one in use on the finishing thread).
     nonisolated(unsafe) private(set) var handedOver: OpaquePointer?
@@ -150,10 +151,10 @@ public final class FontPreparation: Sendable {
 
 /// A value one thread puts once (later puts are ignored) and others wait for.
 final class Handoff<Value>: @unchecked Sendable {
-    // @unchecked: `value` is written once, under `lock`, before `ready` is signalled; readers read it
+    // @unchecked: `stored` is written once, under `lock`, before `ready` is signalled; `value()` reads it
     // only after waiting for `ready`, which orders the two.
     private var stored: Value?
-    private var isSet = false
+    private var hasValue = false
     private let lock = DispatchSemaphore(value: 1)
     private let ready = DispatchSemaphore(value: 0)
 
@@ -161,10 +162,17 @@ final class Handoff<Value>: @unchecked Sendable {
     func put(_ value: Value) {
         lock.wait()
         defer { lock.signal() }
-        guard !isSet else { return }
-        isSet = true
+        guard !hasValue else { return }
+        hasValue = true
         stored = value
         ready.signal()
+    }
+
+    /// Whether the value is set, without waiting.
+    var isSet: Bool {
+        lock.wait()
+        defer { lock.signal() }
+        return hasValue
     }
 
     /// Waits until the value is set, and returns it.

@@ -53,7 +53,7 @@ extension KioskRuntime {
         let hugePagesError = HugePages.disable()
         // Text's start-up work begins before the configuration is read: it is the longest part of a start.
         // Every exit below waits for it, so the process never ends while that thread is inside fontconfig.
-        // Pango's load waits for the runtime's start (`KioskRuntime.start`).
+        // Pango's load waits for the runtime's start to release it (`KioskRuntime.start`).
         let fonts = FontPreparation(released: false)
         let source: ConfigurationSource
         switch loadConfiguration(arguments: arguments, environment: environment, vocabulary: vocabulary) {

@@ -92,16 +92,12 @@ public final class KioskRuntime {
         // for the rest.
         let fonts = self.fonts ?? FontPreparation(released: false)
         self.fonts = fonts
-        // Before pango's libraries load (35 of them, one at a time under the dynamic loader's lock), what
-        // would wait for them: the first dispatch source, which starts libdispatch's event thread (a new
-        // thread's TLS takes that lock), and libseat, loaded on pango's thread first for a backend that
-        // opens a seat.
+        // Before pango's libraries load (35 of them, under the dynamic loader's lock throughout), what would
+        // wait for all of them: the first dispatch source, which starts libdispatch's event thread (a new
+        // thread's TLS takes that lock). libseat still loads after them: loaded first, it delayed text,
+        // which a cold start waits for longer than for the seat.
         installSignalHandlers()
-        if configuration.backend == HeadlessDisplay.name {
-            fonts.release()
-        } else {
-            fonts.release { SeatSessions.loadLibrary() }
-        }
+        fonts.release()
         if let tracePath = configuration.tracePath {
             trace = try Trace(path: tracePath, application: application)
         }

@@ -10,12 +10,6 @@ public enum SeatSessions {
     /// libseat's backends, as `LIBSEAT_BACKEND` names them.
     public static let backends = ["seatd", "logind", "builtin", "noop"]
 
-    /// Loads libseat now, on the calling thread, if it is not yet: `open` then finds it loaded (a failure
-    /// is kept and reported there).
-    public nonisolated static func loadLibrary() {
-        _ = try? LibSeatLibrary.shared.load()
-    }
-
     @MainActor
     public static func open(seatName: String, environment: [String: String]) throws(BackendError) -> any DeviceSession {
         let log = Logger(label: "kiosk.seat")
