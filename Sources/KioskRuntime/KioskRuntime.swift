@@ -95,7 +95,8 @@ public final class KioskRuntime {
         // Before pango's libraries load (35 of them, under the dynamic loader's lock throughout), what would
         // wait for all of them: the first dispatch source, which starts libdispatch's event thread (a new
         // thread's TLS takes that lock). libseat still loads after them: loaded first, it delayed text,
-        // which a cold start waits for longer than for the seat.
+        // which a cold start waits for longer than for the seat. (A SIGTERM during the rest of the start is
+        // handled once it is done, as a stop: the seat's wait for its session is the longest, 10 s at most.)
         installSignalHandlers()
         fonts.release()
         if let tracePath = configuration.tracePath {
