@@ -2,7 +2,6 @@
 # its options (PREFIX, DESTDIR, KIOSK_USER, SWIFT_BUILD_FLAGS; INSTALL_FLAGS=--dry-run or --app PATH).
 # Kiosk/README.md, "Deploying on a board", walks through a whole installation.
 
-SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?= $(shell scripts/release-flags)
 INSTALL_FLAGS ?=
 # Where the swift.org toolchain is usually unpacked, for shells (sudo) that do not have it on PATH.
@@ -14,7 +13,7 @@ export PREFIX DESTDIR KIOSK_USER SWIFT_BUILD_FLAGS
 all: build
 
 build:
-	$(SWIFT) build -c release --product kiosk $(SWIFT_BUILD_FLAGS)
+	scripts/release-build
 
 install:
 	scripts/install $(INSTALL_FLAGS)

@@ -7,6 +7,7 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -40,7 +41,8 @@ state = {}
 
 def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
     # Incremental: scripts/test has built it already; alone, this builds it (about 2 minutes from nothing).
-    r = subprocess.run(release.kiosk_build_command(SCRATCH), cwd=REPO, capture_output=True, text=True)
+    r = subprocess.run(release.kiosk_build_command(SCRATCH), cwd=REPO, capture_output=True, text=True,
+                       env=release.release_build_environment())
     expect(r.returncode == 0, f"release build failed: {r.stdout[-2000:]}{r.stderr[-2000:]}")
     TRIMMED.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(BUILT, TRIMMED)
@@ -210,3 +212,33 @@ def check_sigterm_stops_it(guest):
     odd = [line for line in helper if not re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 (notice|error) kiosk\.seat: \[seatd/", line)]
     expect(not odd, f"seat helper lines not in the log's format: {odd[:3]}")
     state["sampler"].close()
+
+
+def check_a_release_build_with_other_flags_compiles_again(guest):
+    # scripts/release-build, with `swift` a stand-in that says how it was called: the Swift driver would
+    # link objects of other flags (it compiles nothing again for a changed -Xfrontend flag), so the last
+    # release build's objects go when the flags differ from its, and only then; debug objects stay.
+    with tempfile.TemporaryDirectory() as folder:
+        scratch, bin_dir = Path(folder) / "scratch", Path(folder) / "bin"
+        bin_dir.mkdir()
+        (bin_dir / "swift").write_text('#!/bin/sh\necho "swift $*"\n')
+        (bin_dir / "swift").chmod(0o755)
+        objects, debug = scratch / "x86_64-unknown-linux-gnu" / "release", scratch / "x86_64-unknown-linux-gnu" / "debug"
+        env = {**release.release_build_environment(), "PATH": f"{bin_dir}:/usr/bin:/bin"}
+
+        def build(**extra):
+            objects.mkdir(parents=True, exist_ok=True)
+            debug.mkdir(parents=True, exist_ok=True)
+            r = subprocess.run(release.kiosk_build_command(scratch), cwd=REPO, capture_output=True, text=True,
+                               env={**env, **extra})
+            expect(r.returncode == 0 and "swift build -c release --product kiosk" in r.stdout, r)
+            expect(debug.is_dir(), "the debug objects were removed")
+            return objects.is_dir(), r
+
+        kept, r = build()
+        expect(not kept and "removing" in r.stderr, f"a first build kept objects it knows no flags of: {r}")
+        expect("-function-sections" in r.stdout, f"not built with scripts/release-flags: {r.stdout}")
+        kept, r = build()
+        expect(kept and not r.stderr, f"the same flags compiled again: {r}")
+        kept, r = build(SWIFT_BUILD_FLAGS="")
+        expect(not kept and "-function-sections" not in r.stdout, f"other flags kept the objects: {r}")
