@@ -13,25 +13,20 @@ import CLazyPangoCairo
 /// key's destructor releases it when the thread ends. Creating a context per layout would also work but
 /// costs a context (and its font-options merge) for every label.
 enum PangoThreadContext {
-    /// Calls `pthread_key_create` once per process (Swift runs a global's initializer exactly once).
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let result = pthread_key_create(&key) { context in g_object_unref(context) }
-        if result != 0 { fatalError("pthread_key_create failed: \(result)") }
-        return key
-    }()
+    /// Made once per process (Swift runs a global's initializer exactly once); the destructor releases a
+    /// thread's context when the thread ends.
+    private static let key = makeKey { context in g_object_unref(context) }
 
     /// This thread's context (`PangoContext *`), made on first use (after finishing the thread's pending
     /// `FontPreparation`, if it has one). Calls `pango_font_map_create_context`.
     static var current: OpaquePointer {
         if let context = pthread_getspecific(key) { return OpaquePointer(context) }
         if let pending = pthread_getspecific(pendingKey) {
-            _ = pthread_setspecific(pendingKey, nil)
+            set(pendingKey, nil)
             FontPreparation.finish(pending: Unmanaged.fromOpaque(pending))
         }
         let context = makeContext()
-        let result = pthread_setspecific(key, UnsafeRawPointer(context))
-        if result != 0 { fatalError("pthread_setspecific failed: \(result)") }
+        set(key, UnsafeRawPointer(context))
         return context
     }
 
@@ -39,18 +34,12 @@ enum PangoThreadContext {
     /// (`FontPreparation.finishOnFirstText`); a thread that already has its context never takes it.
     static func beforeFirstUse(_ preparation: Unmanaged<FontPreparation>) {
         if let earlier = pthread_getspecific(pendingKey) { Unmanaged<FontPreparation>.fromOpaque(earlier).release() }
-        let result = pthread_setspecific(pendingKey, preparation.toOpaque())
-        if result != 0 { fatalError("pthread_setspecific failed: \(result)") }
+        set(pendingKey, preparation.toOpaque())
     }
 
-    /// Calls `pthread_key_create` once per process; a thread that ends with a preparation pending releases
-    /// it (its deinit waits for its threads).
-    private static let pendingKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let result = pthread_key_create(&key) { pending in Unmanaged<FontPreparation>.fromOpaque(pending!).release() }
-        if result != 0 { fatalError("pthread_key_create failed: \(result)") }
-        return key
-    }()
+    /// Made once per process; a thread that ends with a preparation pending releases it (its deinit waits
+    /// for its threads).
+    private static let pendingKey = makeKey { pending in Unmanaged<FontPreparation>.fromOpaque(pending!).release() }
 
     /// The family pango uses for `family` in this thread's context: for the system font's generic `Sans`,
     /// the installed family fontconfig's rules pick for it (DejaVu Sans on the kiosk image), found once per
@@ -68,18 +57,27 @@ enum PangoThreadContext {
             return String(cString: resolved.assumingMemoryBound(to: CChar.self))
         }
         let resolved = resolveSystemFamily() ?? family
-        let result = pthread_setspecific(systemFamilyKey, strdup(resolved))
-        if result != 0 { fatalError("pthread_setspecific failed: \(result)") }
+        set(systemFamilyKey, strdup(resolved))
         return resolved
     }
 
-    /// Calls `pthread_key_create` once per process; the destructor frees the family's copy.
-    private static let systemFamilyKey: pthread_key_t = {
+    /// Made once per process; the destructor frees the family's copy.
+    private static let systemFamilyKey = makeKey { family in free(family) }
+
+    /// A new thread-specific key whose `destructor` runs for a thread's non-nil value when the thread ends.
+    /// Calls `pthread_key_create`; failing (out of keys) stops the program.
+    private static func makeKey(_ destructor: @convention(c) (UnsafeMutableRawPointer?) -> Void) -> pthread_key_t {
         var key = pthread_key_t()
-        let result = pthread_key_create(&key) { family in free(family) }
+        let result = pthread_key_create(&key, destructor)
         if result != 0 { fatalError("pthread_key_create failed: \(result)") }
         return key
-    }()
+    }
+
+    /// This thread's value for `key`. Calls `pthread_setspecific`; failing (out of memory) stops the program.
+    private static func set(_ key: pthread_key_t, _ value: UnsafeRawPointer?) {
+        let result = pthread_setspecific(key, value)
+        if result != 0 { fatalError("pthread_setspecific failed: \(result)") }
+    }
 
     /// The family of the font pango picks for a space in the system font (at the size `FontPreparation`
     /// warms, so that the thread it hands its font map to finds the font set made): nil without fonts.
