@@ -200,9 +200,16 @@ def check_a_tv_that_drops_hotplug_detect_in_standby_is_woken(guest):
     config.write_text(f'[screens.Virtual-1]\ncec = "{SOURCE}"\n\n'
                       f'[[power.schedule]]\ndays = "daily"\noff = "{minute(now - 3600)}"\non = "{minute(now + 3600)}"\n')
     guest.run("mkdir -p /run/kiosk", timeout=30).check()
+    # QEMU ignores 0x0 for a head whose size no UI set (test_screen_hotplug): head 0 gets its size now, long
+    # before it is unplugged. Given just before it, the resize and the unplug came back to back, which the
+    # other scenarios avoid (test_screen_hotplug waits a second): once in CI, two guests at once, the unplug
+    # never reached the kiosk. Not reproduced in 65 tries here, with and without the kiosk and a second guest;
+    # one suspect is virtio-gpu's guest driver, which clears its pending display events only after asking for
+    # the display info, so an event that comes in between is cleared unseen.
+    guest.set_head_size(0, 1280, 800)
     process, trace = run_kiosk(guest, f"--backend drm --idle-timeout {IDLE} --config {guest.guest_path(config)}")
     state.update(process=process, trace=trace)
-    tail = lambda: monitor(guest).stdout_so_far()[-2000:] + f"\ntrace: {events()[-6:]}"
+    tail = lambda: f"trace: {events()[-6:]}\nbus: " + monitor(guest).stdout_so_far()[-1500:]   # the trace first: a long failure is cut
     standby, wake, active = [0x40, 0x36], [0x40, 0x04], [0x4f, 0x82, 0x10, 0x00]
     # Started inside the scheduled off: the screen goes off and the TV to standby.
     wait_until(lambda: standby in bus(guest)[start:], "Standby at start in the scheduled off", 60, tail)
@@ -221,7 +228,6 @@ def check_a_tv_that_drops_hotplug_detect_in_standby_is_woken(guest):
         wait_until(lambda: active in bus(guest)[after:], "Active Source after the screen came back", 30, tail)
 
     # The TV in standby drops hotplug detect: the screen goes away, its adapter stays open.
-    guest.set_head_size(0, 1280, 800)    # QEMU ignores 0x0 for a head whose size no UI set (test_screen_hotplug)
     unplug()
     process.wait_for_output("stays open to wake it", timeout=30, stderr=True)
     # `kiosk power on` for the away screen wakes the TV.
