@@ -242,3 +242,10 @@ def check_a_release_build_with_other_flags_compiles_again(guest):
         expect(kept and not r.stderr, f"the same flags compiled again: {r}")
         kept, r = build(SWIFT_BUILD_FLAGS="")
         expect(not kept and "-function-sections" not in r.stdout, f"other flags kept the objects: {r}")
+        # Where the binary is (scripts/install asks): the same flags, the same folder, and nothing removed,
+        # though the flags differ from the last build's.
+        objects.mkdir(parents=True)
+        r = subprocess.run(release.kiosk_build_command(scratch) + ["--show-bin-path"], cwd=REPO, capture_output=True,
+                           text=True, env=env)
+        expect(r.returncode == 0 and "-function-sections" in r.stdout and f"--scratch-path {scratch} --show-bin-path" in r.stdout, r)
+        expect(objects.is_dir() and not r.stderr, f"--show-bin-path removed objects: {r}")
