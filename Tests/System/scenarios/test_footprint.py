@@ -57,6 +57,25 @@ def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
     state["binary"] = TRIMMED
 
 
+def check_trimmed_with_its_symbols_it_loads_the_same(guest):
+    # Tests/System/startprofile profiles the binary so: the same segments and libraries at exec, and names.
+    with tempfile.TemporaryDirectory() as folder:
+        named = Path(folder) / "kiosk"
+        shutil.copy2(BUILT, named)
+        trim = subprocess.run([str(REPO / "scripts" / "trim-binary"), "--keep-symbols", str(named)], capture_output=True, text=True)
+        expect(trim.returncode == 0, trim.stderr)
+
+        def loaded(path):
+            headers = subprocess.run(["readelf", "-l", "-W", str(path)], capture_output=True, text=True, check=True).stdout
+            dynamic = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True, check=True).stdout
+            return ([line.split() for line in headers.splitlines() if line.strip().startswith("LOAD")],
+                    set(re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic)))
+
+        expect(loaded(named) == loaded(TRIMMED), f"--keep-symbols: {loaded(named)}, stripped: {loaded(TRIMMED)}")
+        symbols = subprocess.run(["nm", str(named)], capture_output=True, text=True).stdout
+        expect(" kiosk_main" in symbols, "--keep-symbols left no function names")
+
+
 def check_it_exports_nothing_and_packs_its_relocations(guest):
     # scripts/link-release: the loader maps no table of exported symbols, and reads 35,000 relative
     # relocations from a few KB (DT_RELR) instead of 840 KB.
