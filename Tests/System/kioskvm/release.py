@@ -4,6 +4,7 @@ image, which build.py hashes)."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent.parent.parent
@@ -18,5 +19,9 @@ def kiosk_build_command(scratch: Path) -> list[str]:
 
 
 def release_build_environment() -> dict[str, str]:
-    """This process's environment without SWIFT_BUILD_FLAGS, so that the build uses scripts/release-flags."""
-    return {k: v for k, v in os.environ.items() if k != "SWIFT_BUILD_FLAGS"}
+    """This process's environment without SWIFT_BUILD_FLAGS, so that the build uses scripts/release-flags;
+    with /opt/swift's toolchain on PATH when no `swift` is on it (as the README allows)."""
+    env = {k: v for k, v in os.environ.items() if k != "SWIFT_BUILD_FLAGS"}
+    if not shutil.which("swift", path=env.get("PATH")):
+        env["PATH"] = env.get("PATH", "") + ":/opt/swift/usr/bin"
+    return env

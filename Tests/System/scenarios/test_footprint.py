@@ -39,6 +39,12 @@ PHASES = ["configuration", "seat", "backend", "displays", "fonts", "launched", "
 state = {}
 
 
+def needed_at_exec(path: Path) -> set[str]:
+    """The libraries `path`'s dynamic section names (readelf -d), which the loader maps at exec."""
+    dynamic = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True, check=True).stdout
+    return set(re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic))
+
+
 def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
     # Incremental: scripts/test has built it already; alone, this builds it (about 2 minutes from nothing).
     r = subprocess.run(release.kiosk_build_command(SCRATCH), cwd=REPO, capture_output=True, text=True,
@@ -48,8 +54,7 @@ def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
     shutil.copy2(BUILT, TRIMMED)
     trim = subprocess.run([str(REPO / "scripts" / "trim-binary"), str(TRIMMED)], capture_output=True, text=True)
     expect(trim.returncode == 0, trim.stderr)
-    dynamic = subprocess.run(["readelf", "-d", str(TRIMMED)], capture_output=True, text=True, check=True).stdout
-    needed = set(re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic))
+    needed = needed_at_exec(TRIMMED)
     expect(needed == AT_EXEC, f"needed at exec: {sorted(needed)}, expected {sorted(AT_EXEC)}")
     size = TRIMMED.stat().st_size
     note(f"release binary {size / 1048576:.1f} MiB stripped, {len(needed)} libraries at exec")
@@ -67,11 +72,10 @@ def check_trimmed_with_its_symbols_it_loads_the_same(guest):
 
         def loaded(path):
             headers = subprocess.run(["readelf", "-l", "-W", str(path)], capture_output=True, text=True, check=True).stdout
-            dynamic = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True, check=True).stdout
-            return ([line.split() for line in headers.splitlines() if line.strip().startswith("LOAD")],
-                    set(re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic)))
+            return [line.split() for line in headers.splitlines() if line.strip().startswith("LOAD")], needed_at_exec(path)
 
-        expect(loaded(named) == loaded(TRIMMED), f"--keep-symbols: {loaded(named)}, stripped: {loaded(TRIMMED)}")
+        with_names, stripped = loaded(named), loaded(TRIMMED)
+        expect(with_names == stripped, f"--keep-symbols: {with_names}, stripped: {stripped}")
         symbols = subprocess.run(["nm", str(named)], capture_output=True, text=True).stdout
         expect(" kiosk_main" in symbols, "--keep-symbols left no function names")
 
