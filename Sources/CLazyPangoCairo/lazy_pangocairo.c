@@ -3,7 +3,22 @@
 #include <fontconfig/fontconfig.h>
 #include <stdio.h>
 
-KIOSK_LAZY_DEFINE_LOADER(kiosk_lazy_pangocairo, kiosk_lazy_pangocairo_load, KIOSK_LAZY_PANGOCAIRO_SONAME, KIOSK_LAZY_PANGOCAIRO_FUNCTIONS)
+#ifdef KIOSK_TEXT_LINKED
+// A release links the text stack in (scripts/text-stack, scripts/release-flags): a table holds the linked
+// functions' addresses, with nothing to open and nothing that can fail.
+#define KIOSK_TEXT_ADDRESS(name) .name = &name,
+#define KIOSK_TEXT_DEFINE_TABLE(TABLE, LOAD, SONAME, LIST) \
+    const struct TABLE *LOAD(char *error, size_t size) { \
+        (void)error; \
+        (void)size; \
+        static const struct TABLE table = {LIST(KIOSK_TEXT_ADDRESS)}; \
+        return &table; \
+    }
+#else
+#define KIOSK_TEXT_DEFINE_TABLE KIOSK_LAZY_DEFINE_LOADER
+#endif
+
+KIOSK_TEXT_DEFINE_TABLE(kiosk_lazy_pangocairo, kiosk_lazy_pangocairo_load, KIOSK_LAZY_PANGOCAIRO_SONAME, KIOSK_LAZY_PANGOCAIRO_FUNCTIONS)
 
 /// The fontconfig functions its start calls.
 #define KIOSK_LAZY_FONTCONFIG_FUNCTIONS(F) \
@@ -22,7 +37,7 @@ struct kiosk_lazy_fontconfig {
 };
 
 const struct kiosk_lazy_fontconfig *kiosk_lazy_fontconfig_table(char *error, size_t size);
-KIOSK_LAZY_DEFINE_LOADER(kiosk_lazy_fontconfig, kiosk_lazy_fontconfig_table, KIOSK_LAZY_FONTCONFIG_SONAME, KIOSK_LAZY_FONTCONFIG_FUNCTIONS)
+KIOSK_TEXT_DEFINE_TABLE(kiosk_lazy_fontconfig, kiosk_lazy_fontconfig_table, KIOSK_LAZY_FONTCONFIG_SONAME, KIOSK_LAZY_FONTCONFIG_FUNCTIONS)
 
 /// Set by `kiosk_lazy_fontconfig_load` (the same thread then calls `kiosk_lazy_fontconfig_init`).
 static const struct kiosk_lazy_fontconfig *fontconfig;

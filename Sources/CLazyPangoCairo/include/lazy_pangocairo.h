@@ -103,6 +103,7 @@ struct kiosk_lazy_pangocairo {
 };
 
 /// Loads pangocairo (with pango, cairo, GObject and GLib, which it links): its functions, or NULL with dlerror's text in `error`.
+/// Built with KIOSK_TEXT_LINKED (a release: scripts/text-stack links them in), the linked functions, never NULL.
 const struct kiosk_lazy_pangocairo *kiosk_lazy_pangocairo_load(char *error, size_t size);
 
 /// fontconfig, which pango links: loaded on its own so that its start can run beside pango's load.
@@ -111,7 +112,7 @@ const struct kiosk_lazy_pangocairo *kiosk_lazy_pangocairo_load(char *error, size
 /// Loads fontconfig and finds the functions its start calls (dlopen and dlsym, which hold the dynamic
 /// loader's lock): 0, or -1 with the reason in `error`. Call it before another thread starts loading pango:
 /// a dlsym waits for every dlopen under way, so done after, fontconfig's start waited for all of pango's
-/// 35 libraries.
+/// 35 libraries. Built with KIOSK_TEXT_LINKED, the linked functions: 0.
 int kiosk_lazy_fontconfig_load(char *error, size_t size);
 
 /// Has fontconfig read the system's configuration and font caches and makes that its current
