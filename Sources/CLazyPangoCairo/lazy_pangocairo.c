@@ -14,11 +14,26 @@
         static const struct TABLE table = {LIST(KIOSK_TEXT_ADDRESS)}; \
         return &table; \
     }
+
+// The constructors scripts/text-stack moved out of .init_array (GObject's type system's start), so that
+// they run when text is first used, as loading the shared libraries ran them, not at every exec.
+extern void (*const __start_kiosk_deferred_init[])(void) __attribute__((weak));
+extern void (*const __stop_kiosk_deferred_init[])(void) __attribute__((weak));
+
+static KIOSK_TEXT_DEFINE_TABLE(kiosk_lazy_pangocairo, kiosk_linked_pangocairo, KIOSK_LAZY_PANGOCAIRO_SONAME, KIOSK_LAZY_PANGOCAIRO_FUNCTIONS)
+
+// Called once (LazyLibrary's `static let`), before any of the table's functions.
+const struct kiosk_lazy_pangocairo *kiosk_lazy_pangocairo_load(char *error, size_t size) {
+    for (void (*const *constructor)(void) = __start_kiosk_deferred_init; constructor < __stop_kiosk_deferred_init; constructor++) {
+        (*constructor)();
+    }
+    return kiosk_linked_pangocairo(error, size);
+}
 #else
 #define KIOSK_TEXT_DEFINE_TABLE KIOSK_LAZY_DEFINE_LOADER
-#endif
 
 KIOSK_TEXT_DEFINE_TABLE(kiosk_lazy_pangocairo, kiosk_lazy_pangocairo_load, KIOSK_LAZY_PANGOCAIRO_SONAME, KIOSK_LAZY_PANGOCAIRO_FUNCTIONS)
+#endif
 
 /// The fontconfig functions its start calls.
 #define KIOSK_LAZY_FONTCONFIG_FUNCTIONS(F) \
