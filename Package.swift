@@ -52,6 +52,8 @@ let package = Package(
         .systemLibrary(name: "CProcessControl"),
         // timerfd(2), not in Glibc's Swift module.
         .systemLibrary(name: "CTimerFD"),
+        // SIGTERM, SIGINT and SIGHUP blocked from exec (a constructor) and read from a signalfd(2).
+        .target(name: "CStopSignals"),
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
@@ -140,7 +142,7 @@ let package = Package(
             name: "KioskRuntime",
             dependencies: [
                 "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend",
-                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CTimerFD", "CECControl",
+                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CTimerFD", "CStopSignals", "CECControl",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 
@@ -186,8 +188,11 @@ let package = Package(
         .testTarget(name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskConfig"], swiftSettings: strict),
         .testTarget(
             name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig", "Backlight"], swiftSettings: strict),
+        // The test bundle gives back the signals CStopSignals blocks in every program that links the runtime.
+        .target(name: "CTestProcessSignals", dependencies: ["CStopSignals"], path: "Tests/CTestProcessSignals"),
         .testTarget(
-            name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk", "DRMDisplay", "CECControl", "CEC"],
+            name: "KioskRuntimeTests",
+            dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk", "DRMDisplay", "CECControl", "CEC", "CTestProcessSignals"],
             swiftSettings: strict),
     ]
 )

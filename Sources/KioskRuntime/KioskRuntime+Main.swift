@@ -49,8 +49,10 @@ extension KioskRuntime {
             print(Commands.wrapLines("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp + "\n\n" + ExitStatus.help))
             exit(0)
         }
-        // Before the first thread, whose stack would be the first to take a huge page.
+        // Before the first thread, whose stack would be the first to take a huge page; and the first thread
+        // inherits the stop signals' block (from exec, by CStopSignals' constructor, else from here).
         let hugePagesError = HugePages.disable()
+        let signalsError = StopSignals.blockIfNeeded()
         // Text's start-up work begins before the configuration is read: it is the longest part of a start.
         // Every exit below waits for it, so the process never ends while that thread is inside fontconfig.
         // Pango's load waits for the runtime's start to release it (`KioskRuntime.start`).
@@ -67,6 +69,11 @@ extension KioskRuntime {
             source = loaded.source
             RuntimeLogging.bootstrap(level: loaded.configuration.logLevel)
             logSource(source, configuration: loaded.configuration)
+            if let signalsError {
+                Logger(label: "kiosk.runtime").warning(
+                    "pthread_sigmask: \(String(cString: strerror(signalsError))): a SIGTERM, SIGINT or SIGHUP in the first moments of the start acts before the kiosk can handle it"
+                )
+            }
             if let hugePagesError {
                 Logger(label: "kiosk.runtime").warning(
                     "prctl(PR_SET_THP_DISABLE): \(String(cString: strerror(hugePagesError))): transparent huge pages stay on (a thread stack may take 2 MiB)"

@@ -58,7 +58,8 @@ public final class KioskRuntime {
     var cec: CECController?
     /// The control socket (`control-socket`), while it is open.
     private(set) var control: ControlServer?
-    private var signalSources: [DispatchSourceSignal] = []
+    /// SIGTERM, SIGINT and SIGHUP, read on the main queue.
+    private var stopSignals: StopSignals?
     /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
     private var fallbackWarning: String?
     private var observations: [NotificationObservation] = []
@@ -95,8 +96,9 @@ public final class KioskRuntime {
         // Before pango's libraries load (35 of them, under the dynamic loader's lock throughout), what would
         // wait for all of them: the first dispatch source, which starts libdispatch's event thread (a new
         // thread's TLS takes that lock). libseat still loads after them: loaded first, it delayed text,
-        // which a cold start waits for longer than for the seat. (A SIGTERM during the rest of the start is
-        // handled once it is done, as a stop: the seat's wait for its session is the longest, 10 s at most.)
+        // which a cold start waits for longer than for the seat. (A SIGTERM sent before this point, blocked
+        // since exec, or during the rest of the start is handled once the start is done, as a stop: the
+        // seat's wait for its session is the longest, 10 s at most.)
         installSignalHandlers()
         fonts.release()
         if let tracePath = configuration.tracePath {
@@ -463,21 +465,22 @@ public final class KioskRuntime {
         }
     }
 
+    /// SIGHUP reloads, SIGTERM and SIGINT stop: read from the signals blocked since exec (`StopSignals`), so
+    /// one sent before this point is handled now, not lost.
     private func installSignalHandlers() {
-        signal(SIGHUP, SIG_IGN)
-        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
-        hangup.setEventHandler { MainActor.assumeIsolated { _ = self.reload() } }
-        hangup.resume()
-        signalSources.append(hangup)
-        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
-            // The default action would kill the process before the snapshots are written.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                MainActor.assumeIsolated { () -> Void in self.stop(reason: name) }
+        do {
+            stopSignals = try StopSignals { [weak self] number in
+                guard let self else { return }
+                switch number {
+                case SIGHUP: _ = self.reload()
+                case SIGINT: self.stop(reason: "SIGINT")
+                default: self.stop(reason: "SIGTERM")
+                }
             }
-            source.resume()
-            signalSources.append(source)
+        } catch {
+            // Blocked with no reader, they would never act: give them their default action back.
+            StopSignals.restore()
+            log.error("\(error): SIGTERM and SIGINT end the kiosk without putting the displays back, SIGHUP ends it too")
         }
     }
 }

@@ -26,6 +26,8 @@ enum KioskCommand {
         case .run(let parsed):
             invocation = parsed
         }
+        // Blocked since exec for a kiosk (CStopSignals); the commands that run no kiosk end on them at once.
+        if ![Run.command.name, Calibrate.command.name].contains(invocation.command) { StopSignals.restore() }
         do {
             switch invocation.command {
             case Screens.command.name: try Screens(invocation).run()
