@@ -69,6 +69,15 @@ public final class KioskRuntime {
     private var inputRequested = false
     private var inputDeadline: FrameTimer?
 
+    /// What input there is, said once: the devices found when input started, or why this kiosk opens none.
+    public enum InputOutcome: Sendable {
+        case started([InputDeviceInfo])
+        case unavailable(String)
+    }
+
+    /// Hears the `InputOutcome` once (`kiosk calibrate` stops at once when there is no touchscreen to tap).
+    public var inputObserver: (@MainActor (InputOutcome) -> Void)?
+
     /// Text's start-up work, started before the configuration was read when `main` made it, else by `start()`.
     private var fonts: FontPreparation?
 
@@ -181,6 +190,10 @@ public final class KioskRuntime {
             throw .cannotDrawText(error.description)
         }
         reached(.fonts)
+        if !display.drivesDisplays {
+            inputObserver?(
+                .unavailable("the \(type(of: display).name) backend opens no input devices (input runs beside real displays only)"))
+        }
         fonts.finishOnFirstText()
         delegate.applicationDidFinishLaunching(application)
         hasLaunched = true
@@ -259,10 +272,12 @@ public final class KioskRuntime {
             self.router = router
             try input.start()
             reached(.input)
+            inputObserver?(.started(router.presentDevices))
         } catch {
             self.input = nil
             self.router = nil
             log.error("input is off: \(error)")
+            inputObserver?(.unavailable("input is off: \(error)"))
         }
     }
 

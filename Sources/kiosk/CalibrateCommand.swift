@@ -76,6 +76,20 @@ extension KioskCommand {
                 let kiosk = KioskRuntime(configuration: configuration, delegate: app)
                 kiosk.calibrationOff = true
                 runtime = kiosk
+                // Taps that cannot come are not waited for; a touchscreen not connected yet (USB) may still come.
+                kiosk.inputObserver = { outcome in
+                    switch outcome {
+                    case .started(let devices) where devices.contains(where: { $0.capabilities.contains(.touch) }): break
+                    case .started(let devices):
+                        let names = devices.map { "\($0.name) (\($0.capabilities))" }.joined(separator: ", ")
+                        StandardError.write(
+                            "kiosk calibrate: no touch device yet (input devices: \(names.isEmpty ? "none" : names)); connect one: the targets wait for it until the timeout"
+                        )
+                    case .unavailable(let reason):
+                        StandardError.write("kiosk calibrate: no touch device: \(reason)")
+                        kiosk.stop(reason: "no touch device to calibrate", status: ExitStatus.cannotRun)
+                    }
+                }
                 DispatchQueue.main.asyncAfter(deadline: .now() + timeout) {
                     MainActor.assumeIsolated { () -> Void in
                         StandardError.write(

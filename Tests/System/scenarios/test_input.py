@@ -1,6 +1,7 @@
 """Input: a uinput touchscreen's taps reach the window and view under the finger (levels, two fingers, rotation,
-removal, KIOSK_OUTPUT to a second screen, a touch rule naming a screen's label), QEMU's tablet as the mouse, and
-the touch latency over 200 taps."""
+removal, KIOSK_OUTPUT to a second screen, a touch rule naming a screen's label), QEMU's tablet as the mouse,
+`kiosk calibrate` (a skewed digitizer fitted, no touchscreen said at once, the timeout), and the touch latency
+over 200 taps."""
 
 import json
 import statistics
@@ -12,7 +13,7 @@ from kioskvm.scenario import expect
 from scenarios_support import KIOSK, run_kiosk, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=2, devices=["virtio-tablet-pci"])
-TIMEOUT = 480
+TIMEOUT = 540
 
 PANEL = (1280, 800)            # Virtual-1's preferred mode: the touchscreen covers it
 kiosk = {}
@@ -245,6 +246,20 @@ def check_calibrate_fits_a_skewed_digitizer_and_writes_the_config(guest):
     expect("LIBINPUT_CALIBRATION_MATRIX=" in result.stdout, result.stdout)
     written = config.read_text()
     expect('match = "Kiosk Skewed Touch"' in written and 'screen = "Virtual-1"' in written and "calibration = [" in written, written)
+
+
+def check_calibrate_says_when_there_is_nothing_to_tap_and_times_out_loudly(guest):
+    # No touchscreen yet: said at once (one may still be plugged in), then the timeout, exit 1.
+    result = guest.run(f"{KIOSK} calibrate --screen Virtual-1 --timeout 8", env={"LIBSEAT_BACKEND": "builtin"}, timeout=120)
+    expect(result.status == 1, result)
+    expect("kiosk calibrate: no touch device yet (input devices: " in result.stderr, result.stderr)
+    expect("kiosk calibrate: timed out after 8.0 s with 0 of 5 targets tapped" in result.stderr, result.stderr)
+    # A touchscreen nobody taps: the timeout alone.
+    with guest.touchscreen(name="Kiosk Untouched", size_mm=(256, 160)):
+        result = guest.run(f"{KIOSK} calibrate --screen Virtual-1 --timeout 8", env={"LIBSEAT_BACKEND": "builtin"}, timeout=120)
+    expect(result.status == 1, result)
+    expect("no touch device" not in result.stderr, result.stderr)
+    expect("kiosk calibrate: timed out after 8.0 s with 0 of 5 targets tapped" in result.stderr, result.stderr)
 
 
 def check_touch_latency_over_200_taps(guest):
