@@ -12,7 +12,7 @@ public enum CECSetting: Sendable, Hashable, CustomStringConvertible {
     public init?(spelling: String) {
         switch spelling.lowercased() {
         case "auto": self = .auto
-        case "off": self = .off
+        case KioskConfiguration.offSpelling: self = .off
         default:
             guard spelling.hasPrefix("/"), spelling.count > 1 else { return nil }
             self = .device(spelling)
@@ -24,7 +24,7 @@ public enum CECSetting: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .auto: "auto"
-        case .off: "off"
+        case .off: KioskConfiguration.offSpelling
         case .device(let path): path
         }
     }

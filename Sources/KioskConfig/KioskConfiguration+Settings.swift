@@ -275,20 +275,21 @@ extension KioskConfiguration {
             }, reset: { $0.headlessScreens = [] }, spelled: { $0.headlessScreens.map(\.description).joined(separator: " ") }),
         Setting(
             key: "trace", fileForm: .string, flag: "--trace", environmentVariable: "KIOSK_TRACE", valueName: "FILE",
-            help: "Append one JSON line per screen and window notification, touch and frame to FILE.", reload: .restart,
-            validText: { _ in "a file path" },
+            help:
+                "Append one JSON line per screen and window notification, touch and frame to FILE, or off (a file named off: ./off); default: off.",
+            reload: .restart, validText: { _ in "a file path, or off" },
             parse: { text, configuration, _ in
                 guard !text.isEmpty else { return ValueProblem("empty") }
-                configuration.tracePath = text
+                configuration.tracePath = isOff(text) ? nil : text
                 return nil
-            }, reset: nil, spelled: { $0.tracePath ?? "" }),
+            }, reset: nil, spelled: { $0.tracePath ?? offSpelling }),
         Setting(
             key: "control-socket", fileForm: .string, flag: "--control-socket", environmentVariable: "KIOSK_CONTROL_SOCKET",
             valueName: "PATH",
             help: "The Unix socket kiosk status, power, screenshot and reload talk to, or off; default: \(defaultControlSocket).",
             reload: .restart, validText: { _ in "an absolute path of at most \(maximumSocketPathBytes) bytes, or off" },
             parse: { text, configuration, _ in
-                if text.lowercased() == "off" {
+                if isOff(text) {
                     configuration.controlSocket = nil
                     return nil
                 }
@@ -299,7 +300,7 @@ extension KioskConfiguration {
                 }
                 configuration.controlSocket = text
                 return nil
-            }, reset: nil, spelled: { $0.controlSocket ?? "off" }),
+            }, reset: nil, spelled: { $0.controlSocket ?? offSpelling }),
         Setting(
             key: "control-group", fileForm: .string, flag: "--control-group", environmentVariable: "KIOSK_CONTROL_GROUP",
             valueName: "GROUP",
@@ -395,6 +396,13 @@ extension KioskConfiguration {
                 return nil
             }, reset: nil, spelled: { $0[keyPath: keyPath] ?? "" })
     }
+
+    /// What turns a setting off wherever one can be (`trace`, `control-socket`, a screen's `mode` and `cec`),
+    /// in any case: one spelling, one meaning.
+    public static let offSpelling = "off"
+
+    /// Whether `text` is `off` (`OFF`, `Off`).
+    public static func isOff(_ text: String) -> Bool { text.lowercased() == offSpelling }
 
     /// `KIOSK_HOTPLUG_DEBOUNCE_MS` for `hotplug-debounce-ms`.
     static func variable(_ key: String) -> String {

@@ -110,7 +110,7 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var snapshotDirectory = "snapshots"
     /// The headless backend's screens, in order.
     public var headlessScreens = [HeadlessScreen(name: "HEADLESS-1", mode: DisplayMode(width: 1280, height: 800, refreshRate: 60))]
-    /// `--trace FILE`: one JSON line per notification, touch and frame.
+    /// `--trace FILE`: one JSON line per notification, touch and frame; nil: none (`trace = "off"`, the default).
     public var tracePath: String?
     /// The control socket the running kiosk listens on (`kiosk status`, `power`, `screenshot`, ...); nil:
     /// none (`control-socket = "off"`).

@@ -21,7 +21,7 @@ public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
         switch text.lowercased() {
         case "preferred": self = .preferred
         case "current": self = .current
-        case "off": self = .off
+        case KioskConfiguration.offSpelling: self = .off
         default:
             let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
             let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
@@ -42,7 +42,7 @@ public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .preferred: "preferred"
         case .current: "current"
-        case .off: "off"
+        case .off: KioskConfiguration.offSpelling
         case let .size(width, height, refresh):
             refresh.map { "\(width)x\(height)@\(Self.format($0))" } ?? "\(width)x\(height)"
         }

@@ -111,7 +111,10 @@ public final class KioskRuntime {
         installSignalHandlers()
         fonts.release()
         if let tracePath = configuration.tracePath {
-            trace = try Trace(path: tracePath, application: application)
+            let readFiles =
+                [(path: "/proc/self/exe", what: "the kiosk's own binary")]
+                + (configuration.path.map { [(path: $0, what: "the config file")] } ?? [])
+            trace = try Trace(path: tracePath, readFiles: readFiles, application: application)
         }
         for (phase, _) in timeline.reached { trace?.recordStartup(phase, milliseconds: timeline.milliseconds(phase) ?? 0) }
         let seatName = configuration.seat

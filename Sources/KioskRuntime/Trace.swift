@@ -21,10 +21,12 @@ final class Trace: AnimationObserver {
     /// truncated: it may be the trace of the run that crashed, which a restart must not wipe, or a file the
     /// path named by mistake), a FIFO or a character device is written through, a symlink is followed;
     /// nothing is ever renamed over it. A FIFO without a reader is refused (opening it would wait for one,
-    /// and the kiosk would not start). Each run starts with its `startup` lines.
-    init(path: String, application: Application) throws(RuntimeError) {
-        var status = stat()
-        let isRegular = stat(path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG
+    /// and the kiosk would not start), and so is a file the kiosk reads (`readFiles`) or a regular file that
+    /// holds no trace (`TraceTarget`). Each run starts with its `startup` lines.
+    init(path: String, readFiles: [(path: String, what: String)], application: Application) throws(RuntimeError) {
+        if let problem = TraceTarget.problemBeforeOpening(path, readFiles: readFiles) {
+            throw .cannotWrite(path: path, what: "trace file", reason: problem)
+        }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard fd >= 0 else {
             let code = errno
@@ -32,7 +34,12 @@ final class Trace: AnimationObserver {
                 code == ENXIO ? "a FIFO with no reader; start the reader first" : "\(String(cString: strerror(code))) (errno \(code))"
             throw .cannotWrite(path: path, what: "trace file", reason: reason)
         }
-        if isRegular {
+        var status = stat()
+        if fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+            if let problem = TraceTarget.problemWithContent(of: fd) {
+                close(fd)
+                throw .cannotWrite(path: path, what: "trace file", reason: problem)
+            }
             // A file never blocks; clear O_NONBLOCK so nothing reads it as a pipe.
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         }

@@ -52,20 +52,21 @@ final class NotifySocket {
 
     // MARK: The trace is opened as a log is
 
-    /// Through a symlink the target is appended to (what it held stays) and the link stays a link; through a
+    /// Through a symlink the target is appended to (the trace it held stays) and the link stays a link; through a
     /// FIFO the reader gets the lines and the FIFO stays a FIFO; nothing is renamed over either.
     @Test func traceThroughASymlinkAndAFIFO() throws {
         let folder = try CommandLineTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let target = folder.appendingPathComponent("target.jsonl")
-        try "old content that stays\n".write(to: target, atomically: true, encoding: .utf8)
+        let earlier = "{\"event\":\"startup\",\"phase\":\"exec\",\"ms\":0}\n"
+        try earlier.write(to: target, atomically: true, encoding: .utf8)
         let link = folder.appendingPathComponent("link.jsonl")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
         let viaLink = try Self.kiosk(Self.headless(folder, ["--trace", link.path]))
         #expect(viaLink.status == 0, "\(viaLink.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
         let written = try String(contentsOf: target, encoding: .utf8)
-        #expect(written.hasPrefix("old content that stays\n{\"event\":"))
+        #expect(written.hasPrefix(earlier + "{\"event\":"), "an earlier run's trace stays, the new one follows")
 
         let fifo = folder.appendingPathComponent("trace.fifo")
         #expect(mkfifo(fifo.path, 0o644) == 0)

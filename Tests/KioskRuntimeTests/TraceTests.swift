@@ -21,7 +21,7 @@ struct TraceTests {
         let backend = InMemoryDisplayBackend()
         backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
         let path = NSTemporaryDirectory() + "trace-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).jsonl"
-        let trace = try Trace(path: path, application: application)
+        let trace = try Trace(path: path, readFiles: [], application: application)
         let window = Window(screen: Screen.main)
         window.makeKeyAndVisible()
         return (trace, path, window, backend)
@@ -126,19 +126,20 @@ struct TraceTests {
         #expect(touches.count == 2 && touches.allSatisfy { $0["secret"] as? Bool == true && $0["x"] == nil && $0["view"] == nil })
     }
 
-    /// An existing file is appended to, never truncated: the trace of a run that crashed survives the
-    /// restart, and a path named by mistake keeps what it held.
-    @Test func anExistingFileIsAppendedTo() throws {
+    /// An existing trace is appended to, never truncated: the trace of a run that crashed survives the
+    /// restart (a file that holds anything else is refused: TraceTargetTests).
+    @Test func anExistingTraceIsAppendedTo() throws {
         let path = NSTemporaryDirectory() + "trace-kept-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try "keep\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let earlier = "{\"event\":\"frame\",\"screen\":\"DSI-1\"}\n"
+        try earlier.write(toFile: path, atomically: false, encoding: .utf8)
         let application = Application.reset()
-        let trace = try Trace(path: path, application: application)
+        let trace = try Trace(path: path, readFiles: [], application: application)
         let backend = InMemoryDisplayBackend()
         backend.connect("DSI-1", modes: [Screen.Mode(width: 800, height: 480, refreshRate: 60)])
         trace.stop()
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.hasPrefix("keep\n{\"event\":"), "\(text)")
+        #expect(text.hasPrefix(earlier + "{\"event\":"), "\(text)")
     }
 
     @Test func scrollLinesAreOnePerScrollViewPerFrame() throws {
@@ -182,7 +183,7 @@ struct TraceTests {
         let folder = try CommandLineTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("trace.jsonl")
-        let trace = try Trace(path: path.path, application: application)
+        let trace = try Trace(path: path.path, readFiles: [], application: application)
         // "1" from the digit row, "7" from the keypad (KP_7), "é" composed (eacute), then Return.
         for (keysym, text) in [(UInt32(0x31), "1"), (0xffb7, "7"), (0xe9, "é"), (0xff0d, "")] {
             for phase in [Press.Phase.began, .ended] {
