@@ -141,7 +141,7 @@ import Testing
                 "command line --mode HDMI-A-1=big: \"big\" is not a mode; valid: SCREEN=MODE with MODE preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94), each side 1 to 16384, Hz at least 1 and under 1000",
                 "command line --hotplug-debounce -1: -1 is out of range; valid: 0 to 60000 (milliseconds)",
             ])
-        #expect(Self.problems(["--trace"]) == ["command line --trace: needs a value; valid: a file path"])
+        #expect(Self.problems(["--trace"]) == ["command line --trace: needs a value; valid: a file path, or off"])
     }
 
     /// Screens named on the command line must exist in the file's terms, with a did-you-mean.
