@@ -32,7 +32,8 @@ public final class HeadlessDisplay: DisplayBackend {
     }
 
     /// Where PNG snapshots go; nil writes none.
-    public let snapshotDirectory: String?
+    public var snapshotDirectory: String? { snapshots?.path }
+    private let snapshots: SnapshotFolder?
     /// Write a PNG after every presented frame (else only on `writeSnapshots()`).
     public let writesEveryFrame: Bool
     public weak var compositor: Compositor?
@@ -53,20 +54,34 @@ public final class HeadlessDisplay: DisplayBackend {
                 directory = directory == "." ? cwd : cwd + "/" + (directory.hasPrefix("./") ? String(directory.dropFirst(2)) : directory)
             }
         }
-        do { try makeDirectory(directory) } catch {
-            throw .failed(Self.name, "cannot make the snapshot folder \(directory): \(error)")
+        let snapshots: SnapshotFolder
+        do { snapshots = try SnapshotFolder(path: directory) } catch {
+            throw .failed(Self.name, "cannot write into the snapshot folder \(directory): \(error)")
         }
-        self.init(configuration: context.configuration, application: context.application, snapshotDirectory: directory)
+        self.init(configuration: context.configuration, application: context.application, snapshots: snapshots)
     }
 
-    /// Screens from `configuration` without a runtime; `snapshotDirectory` nil writes no PNG.
-    public init(
+    /// Screens from `configuration` without a runtime; `snapshotDirectory` nil writes no PNG (one that
+    /// cannot be written into throws, as at a kiosk's start).
+    public convenience init(
         configuration: KioskConfiguration, application: Application = .shared, snapshotDirectory: String?,
         writesEveryFrame: Bool = true
+    ) throws(BackendError) {
+        var snapshots: SnapshotFolder?
+        if let snapshotDirectory {
+            do { snapshots = try SnapshotFolder(path: snapshotDirectory) } catch {
+                throw .failed(Self.name, "cannot write into the snapshot folder \(snapshotDirectory): \(error)")
+            }
+        }
+        self.init(configuration: configuration, application: application, snapshots: snapshots, writesEveryFrame: writesEveryFrame)
+    }
+
+    private init(
+        configuration: KioskConfiguration, application: Application, snapshots: SnapshotFolder?, writesEveryFrame: Bool = true
     ) {
         self.configuration = configuration
         self.application = application
-        self.snapshotDirectory = snapshotDirectory
+        self.snapshots = snapshots
         self.writesEveryFrame = writesEveryFrame
     }
 
@@ -178,64 +193,10 @@ public final class HeadlessDisplay: DisplayBackend {
     }
 
     /// The PNG path of `screen`'s snapshots.
-    public func snapshotPath(of screen: Screen) -> String? {
-        snapshotDirectory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + screen.name + ".png" }
-    }
+    public func snapshotPath(of screen: Screen) -> String? { snapshots?.file(of: screen.name) }
 
     private func writeSnapshot(of output: Output) {
-        guard let buffer = output.buffer, let path = snapshotPath(of: output.screen) else { return }
-        // Write beside and rename, so a reader never sees half a PNG. The file beside is made new
-        // (O_EXCL, O_NOFOLLOW): a link planted at its name is removed, never written through.
-        let temporary = path + ".tmp"
-        do {
-            let bytes = try buffer.pngData()
-            try Self.writeNew(temporary, bytes)
-            if rename(temporary, path) != 0 {
-                log.error("could not rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
-                unlink(temporary)
-            }
-        } catch {
-            log.error("could not write snapshot of \(output.screen.name): \(error)")
-        }
+        guard let buffer = output.buffer, let snapshots else { return }
+        snapshots.write(buffer, of: output.screen.name)
     }
-
-    /// Writes `bytes` into a file made at `path`; one left there by a run that stopped midway (or a link
-    /// put there) is removed first, as the name is this backend's own.
-    private static func writeNew(_ path: String, _ bytes: [UInt8]) throws(SystemCallError) {
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-        var fd = open(path, flags, 0o644)
-        if fd < 0, errno == EEXIST {
-            unlink(path)
-            fd = open(path, flags, 0o644)
-        }
-        guard fd >= 0 else { throw SystemCallError(operation: "open \(path)", errno: errno) }
-        defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw SystemCallError(operation: "write \(path)", errno: errno) }
-            written += count
-        }
-    }
-}
-
-/// A failed system call: its name, the path and errno's text.
-struct SystemCallError: Error, CustomStringConvertible {
-    let operation: String
-    let errno: Int32
-
-    var description: String { "\(String(cString: strerror(errno))) (\(operation))" }
-}
-
-/// `mkdir -p`: makes `path` and the folders above it that are missing.
-func makeDirectory(_ path: String) throws(SystemCallError) {
-    var partial = path.hasPrefix("/") ? "" : "."
-    for component in path.split(separator: "/") {
-        partial += "/" + component
-        if mkdir(partial, 0o755) != 0 && errno != EEXIST { throw SystemCallError(operation: "mkdir \(partial)", errno: errno) }
-    }
-    var status = stat()
-    guard stat(path, &status) == 0 else { throw SystemCallError(operation: "stat \(path)", errno: errno) }
-    guard status.st_mode & S_IFMT == S_IFDIR else { throw SystemCallError(operation: "mkdir \(path)", errno: ENOTDIR) }
 }

@@ -125,7 +125,7 @@ final class NotifySocket {
         try "x".write(to: file, atomically: true, encoding: .utf8)
         let result = try Self.kiosk(["run", "--backend", "headless", "--snapshot-dir", file.path, "--exit-after", "0.3"])
         #expect(result.status == 3)
-        #expect(result.stderr.contains("the headless backend cannot run: cannot make the snapshot folder \(file.path): Not a directory"))
+        #expect(result.stderr.contains("the headless backend cannot run: cannot write into the snapshot folder \(file.path): Not a directory"))
         #expect(!result.stderr.contains("NSCocoaErrorDomain"))
     }
 
@@ -320,6 +320,7 @@ final class NotifySocket {
                 \(config.path):3:20: app-settings.launch-animation must be a boolean, not a string
                 \(config.path):5:1: app-settings: unknown key "open-forms"; did you mean "open-form"?
                 \(config.path): 2 problems
+                note: [app-settings] is checked against kiosk's app settings (kiosk --help lists them); an app of your own checks its file with `APP check-config`
 
                 """)
         let run = try Self.kiosk(Self.headless(folder, ["--config", config.path]))
