@@ -156,7 +156,7 @@ let package = Package(
 
         // The documented example app (Examples/HelloKiosk): KioskKit with your own delegate.
         .executableTarget(
-            name: "HelloKiosk", dependencies: ["KioskKit", "KioskRuntime"], path: "Examples/HelloKiosk",
+            name: "HelloKiosk", dependencies: ["KioskKit", "KioskConfig", "KioskRuntime"], path: "Examples/HelloKiosk",
             swiftSettings: strict, linkerSettings: lazyLinking),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),

@@ -8,14 +8,20 @@
 // displays are up (there may be none yet: windows made on `Screen.main` then appear on the first display
 // that connects), and `screenDidConnect`/`screenDidDisconnect` as displays come and go.
 
+import KioskConfig
 import KioskKit
 import KioskRuntime
 
 @MainActor
 final class HelloApp: ApplicationDelegate {
+    private let greeting: String
     private var window: Window?
     private var counter = 0
     private var extraWindows: [ObjectIdentifier: Window] = [:]
+
+    init(greeting: String) {
+        self.greeting = greeting
+    }
 
     func applicationDidFinishLaunching(_ application: Application) {
         // One full-screen window on the main screen; it follows the screen's mode and rotation.
@@ -23,7 +29,7 @@ final class HelloApp: ApplicationDelegate {
         window.identifier = "hello"
         window.backgroundColor = Color(rgb: 0x1E3A5F)
 
-        let greeting = Label(text: "Hello from KioskKit", font: .system(size: 48, weight: .bold))
+        let greeting = Label(text: self.greeting, font: .system(size: 48, weight: .bold))
         greeting.textColor = .white
         greeting.textAlignment = .center
         greeting.frame = Rect(x: 0, y: 120, width: window.bounds.width, height: 70)
@@ -68,11 +74,16 @@ final class HelloApp: ApplicationDelegate {
 
 /// `KioskRuntime.main` reads the configuration as `kiosk run` does: `/etc/kiosk/kiosk.toml` (or `--config FILE`,
 /// `KIOSK_CONFIG`), the `KIOSK_*` variables and the same flags (`hello-kiosk --help` lists them), and reads
-/// it again on SIGHUP. The closure makes the app; it may read the configuration's `[app-settings]` (declare
-/// the keys it reads with `KioskRuntime.main(appSettings:)`, and the file is checked against them).
+/// it again on SIGHUP. The closure makes the app; it reads the configuration's `[app-settings]`, whose keys are
+/// declared here so that the file is checked against them (at start, on a reload, and by
+/// `hello-kiosk check-config`). `hello-kiosk --version` prints the version.
 @main
 struct HelloKiosk {
+    static let settings = [AppSetting("greeting", .string, help: "The text on the screen; default: Hello from KioskKit.")]
+
     static func main() {
-        KioskRuntime.main { _ in HelloApp() }
+        KioskRuntime.main(version: "1.0", appSettings: settings) { configuration in
+            HelloApp(greeting: configuration.appSettings["greeting"]?.string ?? "Hello from KioskKit")
+        }
     }
 }

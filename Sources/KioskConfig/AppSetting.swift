@@ -25,9 +25,12 @@ public struct AppSetting: Sendable, Equatable {
 
     public let key: String
     public let kind: Kind
+    /// What the value does, for the program's `--help`.
+    public let help: String
 
-    public init(_ key: String, _ kind: Kind) {
+    public init(_ key: String, _ kind: Kind, help: String = "") {
         self.key = key
         self.kind = kind
+        self.help = help
     }
 }

@@ -114,6 +114,10 @@ struct ConfigReader {
             }
             texts = elements
             setting.reset?(&configuration)
+            if elements.isEmpty, let problem = setting.emptyListProblem {
+                report(.invalidValue(path, problem, valid: setting.valid(vocabulary), origin(path, at: .value)))
+                return false
+            }
         }
         var taken = true
         for (text, elementPath) in texts {

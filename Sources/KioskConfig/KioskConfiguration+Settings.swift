@@ -50,9 +50,16 @@ extension KioskConfiguration {
         let reset: (@Sendable (inout KioskConfiguration) -> Void)?
         /// The value now, as it would be written, for the reload's report of what changed.
         let spelled: @Sendable (KioskConfiguration) -> String
+        /// For a list: why an empty one is not valid (nil: it is).
+        var emptyListProblem: String? = nil
+        /// The help line where it depends on the program (its apps); nil: `help`.
+        var programHelp: (@Sendable (Vocabulary) -> String)? = nil
 
         /// What would be valid, for messages and `--help`.
         public func valid(_ vocabulary: Vocabulary) -> String { validText(vocabulary) }
+
+        /// The help line for a program of this vocabulary.
+        public func help(_ vocabulary: Vocabulary) -> String { programHelp?(vocabulary) ?? help }
 
         /// Whether the file has this setting as a key of its top level.
         public var isTopLevelKey: Bool { fileForm != .none }
@@ -183,13 +190,19 @@ extension KioskConfiguration {
             }, reset: nil, spelled: { $0.primary ?? "" }),
         Setting(
             key: "app", fileForm: .string, flag: "--app", environmentVariable: "KIOSK_APP", valueName: "NAME",
-            help: "Which of the program's apps runs; default: demo.", reload: .restart,
+            help: "Which of the program's apps runs.", reload: .restart,
             validText: { $0.apps?.joined(separator: ", ") ?? "an app's name" },
             parse: { text, configuration, vocabulary in
                 guard vocabulary.apps.map({ $0.contains(text) }) ?? !text.isEmpty else { return notValid(text) }
                 configuration.app = text
                 return nil
-            }, reset: nil, spelled: { $0.app }),
+            }, reset: nil, spelled: { $0.app },
+            programHelp: { vocabulary in
+                guard let apps = vocabulary.apps, let first = apps.first else { return "Which of the program's apps runs." }
+                return apps.count == 1
+                    ? "The program's app: \(first), its only one."
+                    : "Which of the program's apps runs: \(apps.joined(separator: ", ")); default: \(vocabulary.app(for: KioskConfiguration.default.app) ?? first)."
+            }),
         Setting(
             key: "mode", fileForm: .none, flag: "--mode", environmentVariable: nil, valueName: "SCREEN=MODE",
             help: "A screen's mode (the file's [screens.SCREEN] mode); repeatable.", reload: .live,
@@ -258,8 +271,9 @@ extension KioskConfiguration {
                 return nil
             }, reset: nil, spelled: { $0.snapshotDirectory }),
         Setting(
-            key: "headless-screens", fileForm: .strings, flag: "--headless-screen", environmentVariable: nil,
-            valueName: "[NAME=]WxH[@Hz]", help: "A headless screen (HEADLESS-1, HEADLESS-2, ... unless named); repeatable.",
+            key: "headless-screens", fileForm: .strings, flag: "--headless-screen", environmentVariable: "KIOSK_HEADLESS_SCREENS",
+            valueName: "[NAME=]WxH[@Hz]",
+            help: "A headless screen (HEADLESS-1, HEADLESS-2, ... unless named); repeatable (the variable: a comma-separated list).",
             reload: .restart, validText: { _ in HeadlessScreen.validSpelling },
             parse: { text, configuration, _ in
                 switch HeadlessScreen.parse(text, position: configuration.headlessScreens.count + 1) {
@@ -272,7 +286,8 @@ extension KioskConfiguration {
                     configuration.headlessScreens.append(screen)
                     return nil
                 }
-            }, reset: { $0.headlessScreens = [] }, spelled: { $0.headlessScreens.map(\.description).joined(separator: " ") }),
+            }, reset: { $0.headlessScreens = [] }, spelled: { $0.headlessScreens.map(\.description).joined(separator: " ") },
+            emptyListProblem: "empty: the headless backend needs at least one screen (leave the key out for HEADLESS-1, 1280x800)"),
         Setting(
             key: "trace", fileForm: .string, flag: "--trace", environmentVariable: "KIOSK_TRACE", valueName: "FILE",
             help:
@@ -313,7 +328,7 @@ extension KioskConfiguration {
             }, reset: nil, spelled: { $0.controlGroup }),
         Setting(
             key: "exit-after", fileForm: .none, flag: "--exit-after", environmentVariable: nil, valueName: "SECONDS",
-            help: "Stop after SECONDS (demos and tests).", reload: .restart, validText: { _ in "a number of seconds above 0" },
+            help: "Stop after SECONDS (tests, trial runs).", reload: .restart, validText: { _ in "a number of seconds above 0" },
             parse: { text, configuration, _ in
                 guard let seconds = Double(text), seconds.isFinite, seconds > 0 else { return notValid(text) }
                 configuration.exitAfter = seconds

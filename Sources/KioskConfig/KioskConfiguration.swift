@@ -163,4 +163,11 @@ public struct Vocabulary: Sendable, Equatable {
 
     /// Accepts every name.
     public static let open = Vocabulary()
+
+    /// The app that runs for a configuration's `app`: that one where the program has it (the default, `demo`,
+    /// is the kiosk's), else the program's first; nil where the vocabulary names none.
+    public func app(for configured: String) -> String? {
+        guard let apps, let first = apps.first else { return nil }
+        return apps.contains(configured) ? configured : first
+    }
 }

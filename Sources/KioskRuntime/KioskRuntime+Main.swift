@@ -12,42 +12,63 @@ extension KioskRuntime {
     /// flags (`--help` lists them), the same reloads on SIGHUP. Problems with any of them are printed with
     /// where they are and the program exits 2 before any display is touched. `appSettings` declares the
     /// `[app-settings]` keys the app reads: the file is then checked against them like the kiosk's own keys
-    /// (nil: the table is handed over unchecked).
+    /// (nil: the table is handed over unchecked). `my-app check-config` checks a file as `kiosk check-config`
+    /// does, with the app's own settings; `my-app --version` prints `version`.
     ///
     /// ```swift
     /// @main struct MyKiosk {
-    ///     static func main() { KioskRuntime.main(appSettings: [AppSetting("greeting", .string)]) { MyApp(configuration: $0) } }
+    ///     static func main() {
+    ///         KioskRuntime.main(version: "1.0", appSettings: [AppSetting("greeting", .string)]) { MyApp(configuration: $0) }
+    ///     }
     /// }
     /// ```
     public nonisolated static func main(
         program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessEnvironment.current(), appSettings: [AppSetting]? = nil,
+        environment: [String: String] = ProcessEnvironment.current(), version: String? = nil, appSettings: [AppSetting]? = nil,
         app: @escaping AppMaker
     ) -> Never {
-        let vocabulary = vocabulary(apps: nil, appSettings: appSettings)
-        main(program: program, arguments: arguments, environment: environment, vocabulary: vocabulary) { app($0) }
+        // One app, named as the program: `app` (a setting for programs with several) names nothing else here.
+        let vocabulary = vocabulary(apps: [program], appSettings: appSettings)
+        main(program: program, arguments: arguments, environment: environment, version: version, vocabulary: vocabulary) { app($0) }
     }
 
-    /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary);
-    /// `appSettings` declares the `[app-settings]` keys they read, all of them together.
+    /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary; the first
+    /// in name order when it names none of them); `appSettings` declares the `[app-settings]` keys they read,
+    /// all of them together.
     public nonisolated static func main(
         program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-        environment: [String: String] = ProcessEnvironment.current(), appSettings: [AppSetting]? = nil,
+        environment: [String: String] = ProcessEnvironment.current(), version: String? = nil, appSettings: [AppSetting]? = nil,
         apps: [String: AppMaker]
     ) -> Never {
+        precondition(!apps.isEmpty, "KioskRuntime.main(apps:) needs at least one app")
         let vocabulary = vocabulary(apps: apps.keys.sorted(), appSettings: appSettings)
-        main(program: program, arguments: arguments, environment: environment, vocabulary: vocabulary) { configuration in
-            (apps[configuration.app] ?? apps.values.first!)(configuration)
+        main(program: program, arguments: arguments, environment: environment, version: version, vocabulary: vocabulary) {
+            configuration in
+            apps[vocabulary.app(for: configuration.app)!]!(configuration)
         }
     }
 
     private nonisolated static func main(
-        program: String, arguments: [String], environment: [String: String], vocabulary: Vocabulary,
+        program: String, arguments: [String], environment: [String: String], version: String?, vocabulary: Vocabulary,
         make: @escaping AppMaker
     ) -> Never {
+        if arguments.first == ConfigCheck.command {
+            let rest = Array(arguments.dropFirst())
+            if rest.contains("--help") || rest.contains("-h") {
+                print(Commands.wrapLines(ConfigCheck.help(program: program) + "\n\n" + settingsHelp(for: vocabulary)))
+                exit(ExitStatus.success)
+            }
+            // No kiosk runs: Ctrl-C ends it at once.
+            StopSignals.restore()
+            exit(ConfigCheck.run(program: program, arguments: rest, environment: environment, vocabulary: vocabulary))
+        }
         if arguments.contains("--help") || arguments.contains("-h") {
-            print(Commands.wrapLines("USAGE: \(program) [--config FILE] [SETTINGS ...]\n\n" + settingsHelp + "\n\n" + ExitStatus.help))
-            exit(0)
+            print(Commands.wrapLines(usage(program: program) + "\n\n" + settingsHelp(for: vocabulary) + "\n\n" + ExitStatus.help))
+            exit(ExitStatus.success)
+        }
+        if arguments.contains("--version") {
+            print([program, version, "(kiosk runtime \(Self.version))"].compactMap { $0 }.joined(separator: " "))
+            exit(ExitStatus.success)
         }
         // Before the first thread, whose stack would be the first to take a huge page; and the first thread
         // inherits the stop signals' block (from exec, by CStopSignals' constructor, else from here).
@@ -69,6 +90,9 @@ extension KioskRuntime {
             source = loaded.source
             RuntimeLogging.bootstrap(level: loaded.configuration.logLevel)
             logSource(source, configuration: loaded.configuration)
+            for warning in KioskConfiguration.unknownVariableWarnings(in: environment) {
+                Logger(label: "kiosk.config").warning("\(warning)")
+            }
             if let signalsError {
                 Logger(label: "kiosk.runtime").warning(
                     "pthread_sigmask: \(String(cString: strerror(signalsError))): a SIGTERM, SIGINT or SIGHUP in the first moments of the start acts before the kiosk can handle it"
@@ -141,8 +165,21 @@ extension KioskRuntime {
         }
     }
 
-    /// The settings' flags, their values and where else each can be set, for `--help`.
-    public nonisolated static var settingsHelp: String {
+    /// The kiosk runtime's version, which `--version` of every program on it prints.
+    public nonisolated static let version = "0.1.0"
+
+    /// A program's usage lines, for `--help`.
+    nonisolated static func usage(program: String) -> String {
+        """
+        USAGE: \(program) [--config FILE] [SETTINGS ...]
+               \(program) check-config [--config FILE] [SETTINGS ...]
+               \(program) --version
+        """
+    }
+
+    /// The settings' flags, their values and where else each can be set, and the app's own settings, for
+    /// `--help` of a program with this vocabulary.
+    public nonisolated static func settingsHelp(for vocabulary: Vocabulary) -> String {
         var lines = ["SETTINGS (the command line wins over KIOSK_* variables, which win over the config file):"]
         let entries: [(String, String)] =
             [("--config FILE", "The config file (default: KIOSK_CONFIG, else \(KioskConfiguration.defaultPath)).")]
@@ -152,12 +189,20 @@ extension KioskRuntime {
                 if setting.isTopLevelKey { sources.append("key \(setting.key)") }
                 if let variable = setting.environmentVariable { sources.append(variable) }
                 let also = sources.isEmpty ? "" : " [\(sources.joined(separator: ", "))]"
-                return (setting.valueName.map { "\(flag) \($0)" } ?? flag, setting.help + also)
+                return (setting.valueName.map { "\(flag) \($0)" } ?? flag, setting.help(vocabulary) + also)
             }
-        let width = entries.map(\.0.count).max() ?? 0
-        for (spelling, help) in entries {
-            lines.append("  " + spelling + String(repeating: " ", count: width + 2 - spelling.count) + help)
+        lines += aligned(entries)
+        if let declared = vocabulary.appSettings, !declared.isEmpty {
+            lines.append("")
+            lines.append("APP SETTINGS (the config file's [app-settings] table; checked at start, on a reload and by check-config):")
+            lines += aligned(declared.map { ($0.key, $0.kind.rawValue + ($0.help.isEmpty ? "." : ": " + $0.help)) })
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `entries` as two columns.
+    private nonisolated static func aligned(_ entries: [(String, String)]) -> [String] {
+        let width = entries.map(\.0.count).max() ?? 0
+        return entries.map { "  " + $0.0 + String(repeating: " ", count: width + 2 - $0.0.count) + $0.1 }
     }
 }

@@ -52,8 +52,10 @@ public final class DemoApp: ApplicationDelegate {
     /// The `[app-settings]` the demo reads, declared so that the configuration checks them (a key it does
     /// not know, or a value of another type, is a problem at its line, as any of the kiosk's own keys).
     nonisolated static let settings: [AppSetting] = [
-        AppSetting("title", .string), AppSetting("list-offset", .number), AppSetting("open-form", .boolean),
-        AppSetting("launch-animation", .boolean),
+        AppSetting("title", .string, help: "The title over the main window."),
+        AppSetting("list-offset", .number, help: "How far (points) the list starts scrolled."),
+        AppSetting("open-form", .boolean, help: "Start with the form open."),
+        AppSetting("launch-animation", .boolean, help: "Fade the welcome alert in (false: shown at once); default: true."),
     ]
 
     /// `configuration` has been checked against `settings` (a value of another type never gets here: the

@@ -10,7 +10,7 @@ enum KioskCommand {
         program: "kiosk",
         abstract: "A kiosk runtime for embedded Linux: UIKit-style windows on DRM/KMS screens, touch through libinput.",
         discussion: ExitStatus.help,
-        version: KioskVersion.string,
+        version: KioskRuntime.version,
         commands: [Run.command, Screens.command, Inputs.command, CheckConfig.command, Calibrate.command] + Control.commands,
         defaultCommand: Run.command.name)
 
@@ -56,10 +56,6 @@ struct CommandExit: Error {
     let status: Int32
 }
 
-enum KioskVersion {
-    static let string = "0.1.0"
-}
-
 extension KioskCommand {
     struct Run {
         static let command = Commands.Command(
@@ -72,7 +68,7 @@ extension KioskCommand {
                 (default ./snapshots). SIGHUP reads the configuration again; SIGTERM or SIGINT (Ctrl-C) writes the \
                 last frames and stops.
 
-                \(KioskRuntime.settingsHelp)
+                \(KioskRuntime.settingsHelp(for: DemoApp.vocabulary))
                 """,
             settingsHelp: "Settings, as listed above.")
 

@@ -41,7 +41,7 @@ import Testing
                 "KIOSK_CURSOR", "KIOSK_KEYBOARD", "KIOSK_KEYBOARD_LAYOUT", "KIOSK_KEYBOARD_REPEAT_DELAY_MS", "KIOSK_KEYBOARD_REPEAT_RATE",
                 "KIOSK_HOTPLUG_DEBOUNCE_MS", "KIOSK_IDLE_TIMEOUT",
                 "KIOSK_DIM_AFTER", "KIOSK_DIM_BRIGHTNESS", "KIOSK_CEC_ON_IDLE", "KIOSK_PRIMARY", "KIOSK_APP",
-                "KIOSK_SNAPSHOT_DIR", "KIOSK_TRACE", "KIOSK_CONTROL_SOCKET", "KIOSK_CONTROL_GROUP",
+                "KIOSK_SNAPSHOT_DIR", "KIOSK_HEADLESS_SCREENS", "KIOSK_TRACE", "KIOSK_CONTROL_SOCKET", "KIOSK_CONTROL_GROUP",
             ])
     }
 
@@ -111,6 +111,45 @@ import Testing
             messages("[screens", environment: ["KIOSK_SEAT": "seat1", "KIOSK_CURSOR": "never"]) == [
                 "/etc/kiosk/kiosk.toml:1:9: expected ']' to close the table header",
                 "environment KIOSK_CURSOR: \"never\" is not valid; valid: auto, hidden, always",
+            ])
+    }
+
+    /// `headless-screens` has its variable, a comma-separated list that replaces the file's.
+    @Test func headlessScreensFromTheEnvironment() throws {
+        let parsed = try configuration(
+            "headless-screens = [\"1920x1080\"]", environment: ["KIOSK_HEADLESS_SCREENS": "lobby=1280x720, 640x480@50"])
+        #expect(parsed.headlessScreens.map(\.description) == ["lobby=1280x720@60.000", "HEADLESS-2=640x480@50.000"])
+        #expect(
+            messages("", environment: ["KIOSK_HEADLESS_SCREENS": "1280x720,big"]) == [
+                "environment KIOSK_HEADLESS_SCREENS: \"big\" is not a size; valid: \(HeadlessScreen.validSpelling)"
+            ])
+    }
+
+    /// No screen at all is refused, in the file as in the variable (it had run a kiosk that shows nothing).
+    @Test func anEmptyListOfHeadlessScreensIsRefused() {
+        let problem = "empty: the headless backend needs at least one screen (leave the key out for HEADLESS-1, 1280x800)"
+        #expect(
+            messages("headless-screens = []") == [
+                "/etc/kiosk/kiosk.toml:1:20: headless-screens: \(problem); valid: \(HeadlessScreen.validSpelling)"
+            ])
+        #expect(
+            messages("", environment: ["KIOSK_HEADLESS_SCREENS": " , "]) == [
+                "environment KIOSK_HEADLESS_SCREENS: \(problem); valid: \(HeadlessScreen.validSpelling)"
+            ])
+    }
+
+    /// A `KIOSK_*` variable no setting has is warned about, with the nearest one where it is a typo; the
+    /// project's own scripts' and tests' variables are not.
+    @Test func unknownVariablesAreWarnedAbout() {
+        let warnings = KioskConfiguration.unknownVariableWarnings(in: [
+            "KIOSK_BAKEND": "drm", "KIOSK_LOGLEVEL": "debug", "KIOSK_WHATEVER": "1", "KIOSK_CONFIG": "/etc/k.toml",
+            "KIOSK_CURSOR": "hidden", "KIOSK_VM_KEEP": "1", "KIOSK_REQUIRE_VM": "1", "KIOSKX": "1", "PATH": "/bin",
+        ])
+        #expect(
+            warnings == [
+                "environment KIOSK_BAKEND: no setting has this variable, so it is ignored; did you mean KIOSK_BACKEND?",
+                "environment KIOSK_LOGLEVEL: no setting has this variable, so it is ignored; did you mean KIOSK_LOG_LEVEL?",
+                "environment KIOSK_WHATEVER: no setting has this variable, so it is ignored (`kiosk run --help` lists each setting's variable)",
             ])
     }
 }
