@@ -125,7 +125,8 @@ final class NotifySocket {
         try "x".write(to: file, atomically: true, encoding: .utf8)
         let result = try Self.kiosk(["run", "--backend", "headless", "--snapshot-dir", file.path, "--exit-after", "0.3"])
         #expect(result.status == 3)
-        #expect(result.stderr.contains("the headless backend cannot run: cannot write into the snapshot folder \(file.path): Not a directory"))
+        #expect(
+            result.stderr.contains("the headless backend cannot run: cannot write into the snapshot folder \(file.path): Not a directory"))
         #expect(!result.stderr.contains("NSCocoaErrorDomain"))
     }
 
