@@ -464,10 +464,11 @@ public final class Application: Responder {
     }
 
     /// Cancels the touches in progress that match (`touchesCancelled` to their views), e.g. because their
-    /// input device went away. Returns how many were cancelled.
+    /// input device went away. Returns how many were cancelled. A touch whose end is being delivered is not
+    /// cancelled: it ended (an alert's OK whose action hides the alert's window had been traced as cancelled).
     @discardableResult
     public func cancelTouches(reason: String, where matches: (Touch) -> Bool) -> Int {
-        let cancelled = activeTouches.filter(matches)
+        let cancelled = activeTouches.filter { $0.phase != .ended && matches($0) }
         guard !cancelled.isEmpty else { return 0 }
         Log.app.info("cancelled \(cancelled.count) touch(es): \(reason)")
         for touch in cancelled { touch.cancel() }

@@ -54,10 +54,14 @@ public final class LibInput {
     /// defaults open and close directly, for tools that run with access to `/dev/input`.
     ///
     /// A seat no device belongs to is not an error: the context just reports no devices.
+    ///
+    /// `log` routes libinput's own lines from the start, as `setLogHandler` does later: assigning the seat
+    /// already logs (a device that cannot be opened), and those lines would go to stderr in libinput's format.
     public convenience init(
         seat: String = "seat0",
         openDevice: @escaping (String, Int32) -> Int32 = LibInput.openDirectly,
-        closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly
+        closeDevice: @escaping (Int32) -> Void = LibInput.closeDirectly,
+        log: (priority: LogPriority, handler: (LogPriority, String) -> Void)? = nil
     ) throws(LibInputError) {
         try self.init(openDevice: openDevice, closeDevice: closeDevice, seat: seat) { (interface, userdata) throws(LibInputError) in
             let udev = try inputCreate("udev_new") { udev_new() }
@@ -65,6 +69,7 @@ public final class LibInput {
             defer { udev_unref(udev) }
             return try inputCreate("libinput_udev_create_context") { libinput_udev_create_context(interface, userdata, udev) }
         }
+        if let log { setLogHandler(priority: log.priority, log.handler) }
         // After the stored properties: assigning the seat opens the present devices, which calls back.
         // On failure deinit releases the context.
         try inputCheckErrno("libinput_udev_assign_seat", detail: seat) { libinput_udev_assign_seat(context, seat) }

@@ -15,7 +15,7 @@ extension LibInputBackend {
     public static func listDevices(seat: String) throws(BackendError) -> [ListedDevice] {
         let input: LibInput
         do {
-            input = try LibInput(seat: seat, openDevice: LibInput.openDirectly, closeDevice: LibInput.closeDirectly)
+            input = try LibInput(seat: seat, openDevice: LibInput.openDirectly, closeDevice: LibInput.closeDirectly, log: libinputLog)
             try input.dispatch()
         } catch {
             throw .failed(name, "\(error)")

@@ -42,6 +42,14 @@ public final class LibInputBackend: InputBackend {
         router.backend = self
     }
 
+    /// libinput's own lines (what it would print to stderr itself: "client bug: event processing lagging
+    /// behind ...", "kernel bug: Touch jump detected"), in the kiosk's log: warnings, as input goes on after
+    /// each (the kiosk says its own failures itself).
+    static var libinputLog: (priority: LibInput.LogPriority, handler: (LibInput.LogPriority, String) -> Void) {
+        let log = Logger(label: "kiosk.libinput")
+        return (.error, { _, line in log.warning("\(line)") })
+    }
+
     /// Creates the libinput context on the seat and reads what is there.
     public func start() throws(BackendError) {
         let input: LibInput
@@ -56,7 +64,8 @@ public final class LibInputBackend: InputBackend {
                 },
                 closeDevice: { [weak self] fd in
                     MainActor.assumeIsolated { self?.close(fd) }
-                })
+                },
+                log: Self.libinputLog)
         } catch {
             throw .failed(Self.name, "\(error)")
         }

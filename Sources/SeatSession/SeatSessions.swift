@@ -1,6 +1,7 @@
 import KioskBackend
 import Logging
 import Seat
+import Synchronization
 
 /// How the kiosk gets its seat: libseat with the backend `LIBSEAT_BACKEND` names, else the first that
 /// works (seatd, logind, builtin). A backend named in `LIBSEAT_BACKEND` must work: a kiosk that asked for
@@ -9,6 +10,8 @@ import Seat
 public enum SeatSessions {
     /// libseat's backends, as `LIBSEAT_BACKEND` names them.
     public static let backends = ["seatd", "logind", "builtin", "noop"]
+    /// Whether libseat is trying its backends in turn (its errors then are a backend skipped).
+    private static let probing = Atomic<Bool>(false)
 
     @MainActor
     public static func open(seatName: String, environment: [String: String]) throws(BackendError) -> any DeviceSession {
@@ -36,9 +39,17 @@ public enum SeatSessions {
         let shown = Logger(label: label).logLevel
         let word = { (level: Seat.LogLevel) in levels[level].map { $0 >= shown ? $0.rawValue : "" } ?? "" }
         let forked = Seat.ForkedLogFormat(label: label, error: word(.error), info: word(.info), debug: word(.debug))
+        // While libseat tries its backends one after the other (none named), a backend's failure is no
+        // error of the kiosk's: libseat goes on to the next ("Could not get primary session for user" where
+        // there is no logind, then the builtin backend opens the seat). Notice then; an error once a seat is
+        // open, or when every backend failed (said below as a warning, the devices opened directly).
+        probing.store(named == nil, ordering: .relaxed)
         Seat.setLogHandler(level: .info, forked: forked) { level, message in
-            Logger(label: label).log(level: levels[level] ?? .debug, Logger.Message(stringLiteral: message))
+            let probing = SeatSessions.probing.load(ordering: .relaxed)
+            let shown = level == .error && probing ? Logger.Level.notice : levels[level] ?? .debug
+            Logger(label: label).log(level: shown, Logger.Message(stringLiteral: message))
         }
+        defer { probing.store(false, ordering: .relaxed) }
         do {
             return try LibSeatSession.open(backend: named)
         } catch {

@@ -160,6 +160,17 @@ def check_fbdev_fallback(guest):
     expect("drm: no usable DRM card among /dev/dri/card0" in result.stderr, result.stderr)
 
 
+def check_libseat_trying_its_backends_is_no_error(guest):
+    # No LIBSEAT_BACKEND, and neither seatd nor logind in the guest: libseat tries them and its builtin
+    # backend opens the seat. The backends it skipped are notices (they had been errors), and the kiosk runs.
+    r = guest.run(f"{KIOSK} run --exit-after 3", timeout=120)
+    expect(r.ok, r)
+    libseat = [line for line in r.stderr.splitlines() if "[libseat/" in line]
+    expect(libseat, f"libseat said nothing: {r.stderr[-2000:]}")
+    errors = [line for line in r.stderr.splitlines() if " error " in line]
+    expect(not errors, f"errors in a kiosk that runs: {errors}")
+
+
 NOTIFY_LISTENER = """
 import os, socket, sys
 listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
