@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "KioskRuntime", targets: ["KioskRuntime"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "hello-kiosk", targets: ["HelloKiosk"]),
+        .executable(name: "foundation-kiosk", targets: ["FoundationKiosk"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -72,11 +73,14 @@ let package = Package(
         .target(name: "LibInput", dependencies: ["CLibInput", "CLazyLibInput", "LazyLink"], swiftSettings: strict),
         .target(name: "XKB", dependencies: ["CXKBCommon", "CLazyXKBCommon", "LazyLink"], swiftSettings: strict),
 
+        // The names of KioskKit's API that Foundation has too (IndexPath), for KioskKit's scoped re-export.
+        .target(name: "KioskTypes", swiftSettings: strict),
+
         // Layer 4: the UIKit-style window model, pure Swift on the main actor.
         .target(
             name: "KioskKit",
             dependencies: [
-                "Graphics",
+                "Graphics", "KioskTypes",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 
@@ -158,6 +162,12 @@ let package = Package(
         .executableTarget(
             name: "HelloKiosk", dependencies: ["KioskKit", "KioskConfig", "KioskRuntime"], path: "Examples/HelloKiosk",
             swiftSettings: strict, linkerSettings: lazyLinking),
+
+        // An app of your own that imports Foundation (Examples/FoundationKiosk): compiles unchanged beside
+        // KioskKit, its Timers and RunLoop.main work (the tests run it).
+        .executableTarget(
+            name: "FoundationKiosk", dependencies: ["KioskKit", "KioskRuntime"], path: "Examples/FoundationKiosk",
+            swiftSettings: strict),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),

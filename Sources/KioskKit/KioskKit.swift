@@ -1,5 +1,12 @@
 @_exported import Graphics
+@_exported import KioskTypes
 import Logging
+
+// The names Foundation has too, re-exported by scoped imports, which take precedence over a whole-module
+// import: an app that imports Foundation beside KioskKit gets these, unambiguous, and compiles unchanged
+// (Foundation's are `Foundation.IndexPath`, `Foundation.AffineTransform`).
+@_exported import struct Geometry.AffineTransform
+@_exported import struct KioskTypes.IndexPath
 
 /// Loggers of the window model. Labels follow the runtime's `kiosk.<area>` scheme.
 enum Log {

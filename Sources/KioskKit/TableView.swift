@@ -1,20 +1,6 @@
 import Geometry
 import Glibc
 
-/// A row in a section of a table view (as Foundation's `IndexPath` with UIKit's `row` and `section`).
-public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public var section: Int
-    public var row: Int
-
-    public init(row: Int, section: Int) {
-        self.row = row
-        self.section = section
-    }
-
-    public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool { (lhs.section, lhs.row) < (rhs.section, rhs.row) }
-    public var description: String { "[\(section), \(row)]" }
-}
-
 /// Where a table view's rows come from (as `UITableViewDataSource`).
 @MainActor
 public protocol TableViewDataSource: AnyObject {

@@ -9,8 +9,20 @@ import Glibc
 /// the VM: 9 to 20 ms of CPU in 10 s of idle, against exactly 0 for weston and cage). Here nothing wakes
 /// between events: read sources and timers are watched by libdispatch's manager thread, which only pokes
 /// the eventfd when there is work for the main queue.
+///
+/// In a program that has Foundation (an app of your own that imports it), CoreFoundation's main run loop
+/// runs instead: it sleeps the same way (epoll on the same eventfd, a timerfd for its timers) and runs the main
+/// queue, and an app's `Timer`s, `RunLoop.main.perform` and `perform(_:with:afterDelay:)` fire only while it
+/// runs. The kiosk does not link Foundation: it finds the run loop by a weak reference (`CDispatchMainQueue`).
 enum MainLoop {
+    /// Whether CoreFoundation's run loop runs the main thread (the program has Foundation).
+    static var runsFoundationRunLoop: Bool { kiosk_foundation_run_loop_is_linked() != 0 }
+
     static func run() -> Never {
+        if runsFoundationRunLoop {
+            // CFRunLoopRun returns only when something stops the run loop (CFRunLoopStop): run it again.
+            while true { kiosk_run_foundation_run_loop() }
+        }
         let handle = _dispatch_get_main_queue_handle_4CF()
         while true {
             var entry = pollfd(fd: handle, events: Int16(POLLIN), revents: 0)
