@@ -4,6 +4,7 @@ removal, KIOSK_OUTPUT to a second screen, a touch rule naming a screen's label),
 over 200 taps."""
 
 import json
+import re
 import statistics
 import time
 from pathlib import Path
@@ -199,6 +200,59 @@ def check_the_tablet_is_a_mouse(guest):
     expect(lines[0]["view"] == "tap-button" and abs(lines[0]["x"] - 640) <= 2 and abs(lines[0]["y"] - 362) <= 2, lines[0])
     # auto: the cursor hides again a few seconds after the pointer stops.
     wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "cursor"], "the cursor hiding", timeout=15)
+
+
+# The kiosk's log format: "<UTC time> <level> kiosk.<area>: ...".
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 (trace|debug|info|notice|warning|error|critical) kiosk\.[a-z.]+: ")
+
+
+# A touchscreen a kernel driver got wrong (ABS_X's minimum equal to its maximum), made through uinput by the
+# guest's Python: libinput refuses it with a "kernel bug" line of its own, at its error priority. It goes
+# once `done` exists.
+BROKEN_TOUCH = """
+import fcntl, os, struct, sys, time
+folder = sys.argv[1]
+fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+EV_KEY, EV_ABS, BTN_TOUCH, INPUT_PROP_DIRECT = 1, 3, 0x14A, 1
+fcntl.ioctl(fd, 0x40045564, EV_KEY); fcntl.ioctl(fd, 0x40045565, BTN_TOUCH)     # UI_SET_EVBIT, UI_SET_KEYBIT
+fcntl.ioctl(fd, 0x40045564, EV_ABS); fcntl.ioctl(fd, 0x40045567, 0); fcntl.ioctl(fd, 0x40045567, 1)  # ABS_X, ABS_Y
+fcntl.ioctl(fd, 0x4004556E, INPUT_PROP_DIRECT)                                  # UI_SET_PROPBIT
+absmax, absmin = [0] * 64, [0] * 64
+absmax[0], absmin[0], absmax[1] = 5, 5, 800
+os.write(fd, struct.pack("80sHHHHI", b"Kiosk Broken Touch", 3, 0x1234, 0x567A, 1, 0)
+         + struct.pack("64i", *absmax) + struct.pack("64i", *absmin) + bytes(2 * 64 * 4))
+fcntl.ioctl(fd, 0x5501)                                                         # UI_DEV_CREATE
+while not os.path.exists(os.path.join(folder, "done")):
+    time.sleep(0.05)
+fcntl.ioctl(fd, 0x5502)                                                         # UI_DEV_DESTROY
+"""
+
+# The kiosk's log format: "<UTC time> <level> kiosk.<area>: ...".
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 (trace|debug|info|notice|warning|error|critical) kiosk\.[a-z.]+: ")
+
+
+def check_libinput_lines_are_in_the_kiosk_log(guest):
+    # libinput's own lines had gone to stderr in libinput's format; every line of the kiosk's stderr is a line
+    # of its log, libinput's at warning (input goes on).
+    if kiosk.get("process") and kiosk["process"].running:
+        stop(kiosk["process"])
+    flags = Path(guest.job_dir) / "broken"
+    flags.mkdir(exist_ok=True)
+    script = Path(guest.job_dir) / "broken.py"
+    script.write_text(BROKEN_TOUCH)
+    device = guest.spawn(f"exec python3 -I {guest.guest_path(script)} {guest.guest_path(flags)}")
+    try:
+        wait_until(lambda: "Kiosk Broken Touch" in guest.run("cat /sys/class/input/*/name").stdout, "the broken touchscreen")
+        start(guest)
+        result = stop(kiosk["process"])
+    finally:
+        (flags / "done").touch()
+        device.wait(30)
+    foreign = [line for line in result.stderr.splitlines() if line.strip() and not LOG_LINE.match(line)]
+    expect(not foreign, f"lines not in the kiosk's log format: {foreign[:5]}")
+    libinput = [line for line in result.stderr.splitlines() if " kiosk.libinput: " in line]
+    expect(any(" warning kiosk.libinput: " in line and "kernel bug: device has min == max on ABS_X" in line for line in libinput),
+           f"libinput's lines: {libinput}; the log's end: {result.stderr[-2000:]}")
 
 
 def check_kiosk_inputs_lists_devices_and_their_screens(guest):
