@@ -52,7 +52,8 @@ extension Application {
 
     /// The window and view a new touch belongs to: windows front to back on its screen, each only within
     /// its own bounds (subviews drawing outside never catch touches), then the window's hit test. A window
-    /// whose hit test finds nothing (not interactive) lets the touch through to the windows behind it.
+    /// whose hit test finds nothing (not interactive) lets the touch through to the windows behind it; the
+    /// runtime's overlays (the mouse cursor) are not among the windows and never catch one.
     public func hitTest(_ point: Point, on screen: Screen, with event: Event? = nil) -> (Window, View)? {
         guard screen.isConnected else { return nil }
         // Front to back over the cached visible windows: building that list, or loading weak references,

@@ -228,22 +228,33 @@ public final class Application: Responder {
     /// The sorted window list, kept until the stacking changes (hit testing reads it for every touch).
     private var sortedWindows: [WeakWindow]?
 
-    /// Every window that exists, visible or hidden, back to front: by level, then in the order shown.
+    /// Every window that exists, visible or hidden, back to front (as `UIApplication.windows`): by level,
+    /// then in the order shown, so the keyboard's window (`Window.Level.keyboard`) is last while it exists.
+    /// The runtime's overlays (`Window.isSystemOverlay`: the mouse cursor) are not among them.
     public var windows: [Window] {
         if let sortedWindows {
             let windows = sortedWindows.compactMap(\.window)
             if windows.count == sortedWindows.count { return windows }
         }
-        let windows = liveWindows.sorted {
-            ($0.stackingTier, $0.windowLevel, $0.showOrder) < ($1.stackingTier, $1.windowLevel, $1.showOrder)
-        }
+        let windows = Self.stacked(liveWindows.filter { !$0.isSystemOverlay })
         sortedWindows = windows.map { WeakWindow(window: $0) }
         return windows
+    }
+
+    private static func stacked(_ windows: [Window]) -> [Window] {
+        windows.sorted { ($0.windowLevel, $0.showOrder) < ($1.windowLevel, $1.showOrder) }
     }
 
     /// The visible windows on `screen`, back to front.
     public func visibleWindows(on screen: Screen) -> [Window] {
         windows.filter { !$0.isHidden && $0.screen === screen }
+    }
+
+    /// What the compositor draws on `screen`, back to front: its visible windows, then the runtime's
+    /// visible overlays over them.
+    func composedWindows(on screen: Screen) -> [Window] {
+        let overlays = liveWindows.filter { $0.isSystemOverlay && !$0.isHidden && $0.screen === screen }
+        return visibleWindows(on: screen) + Self.stacked(overlays)
     }
 
     /// The visible windows back to front, kept until the stacking or visibility changes. Strong references

@@ -32,8 +32,8 @@ extension Responder {
 }
 
 /// The keyboard the runtime draws for the first responder (UIKit's keyboard windows): a window on the
-/// first responder's screen that is in front of every app window whatever its level and last in
-/// `Application.windows`; it never becomes key, so showing it changes no key window, and touches on it,
+/// first responder's screen at `Window.Level.keyboard`, the highest level, so in front of every app window
+/// whatever its level and last in `Application.windows`; it never becomes key, so showing it changes no key window, and touches on it,
 /// gaps between keys included, never reach the windows behind it. Its keys type into the first responder
 /// (`KeyInput`).
 @MainActor
@@ -346,12 +346,12 @@ public final class OnScreenKeyboard {
     }
 }
 
-/// The keyboard's window: in front of every other window and never key.
+/// The keyboard's window: at `.keyboard`, the highest level, in front of every app window; never key.
 @MainActor
 final class KeyboardWindow: Window {
     override init(frame: Rect) {
         super.init(frame: frame)
-        stackingTier = 1
+        windowLevel = .keyboard
         // Which key a touch landed on spells what is typed.
         keepsTouchesSecret = true
         backgroundColor = Color(rgb: 0xD1D3D9)

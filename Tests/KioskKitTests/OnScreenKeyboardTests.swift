@@ -55,8 +55,9 @@ struct OnScreenKeyboardTests {
         text.settle()
         let keyboard = try! #require(text.keyboardWindow)
         #expect(text.takeNotes() == ["WillShowNotification ((0, 346), 320x222)", "DidShowNotification ((0, 346), 320x222)"])
-        // Last in the window list, in front of the alert-level window; never key; the key window unchanged.
-        #expect(bed.app.windows.last === keyboard)
+        // Last in the window list, in front of the alert-level window, at the highest level; never key; the
+        // key window unchanged.
+        #expect(bed.app.windows.last === keyboard && keyboard.windowLevel == .keyboard)
         #expect(bed.app.windows.map(\.displayName).suffix(2) == ["alertLevelWindow", "keyboard"])
         #expect(bed.app.keyWindow === alert && !keyboard.isKeyWindow)
         #expect(bed.takeLog() == ["window.visible keyboard"])
