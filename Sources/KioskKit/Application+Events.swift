@@ -89,7 +89,7 @@ extension Application {
         touch.view = view
         touch.isSecret = view.touchesAreSecret
         touch.gestureRecognizers = gestures.recognizers(for: touch, hitView: view)
-        endEditingOnTapOutside(window: window, view: view)
+        if endsEditingOnTouchOutside { endEditingOutsideTextFields(window: window, view: view) }
         if let lastTap, lastTap.screen === touch.screen,
             touch.timestamp - lastTap.timestamp <= Self.multiTapInterval,
             hypot(touch.locationOnScreen.x - lastTap.location.x, touch.locationOnScreen.y - lastTap.location.y) <= Self.multiTapDistance
@@ -99,9 +99,9 @@ extension Application {
         activeTouches.append(touch)
     }
 
-    /// A touch that begins outside any text field (and off the keyboard) ends the editing, and so hides the
-    /// on-screen keyboard; one on another text field leaves it to that field.
-    private func endEditingOnTapOutside(window: Window, view: View) {
+    /// `endsEditingOnTouchOutside`: a touch that begins outside any text field (and off the keyboard) ends
+    /// the editing, and so hides the on-screen keyboard; one on another text field leaves it to that field.
+    private func endEditingOutsideTextFields(window: Window, view: View) {
         guard let editing = firstResponder as? TextField, !(window is KeyboardWindow) else { return }
         var current: View? = view
         while let candidate = current {

@@ -225,6 +225,15 @@ public final class Application: Responder {
     /// keyboard is attached are the runtime's to set).
     public private(set) lazy var keyboard = OnScreenKeyboard(application: self)
 
+    /// Whether a touch that begins outside any text field, and off the on-screen keyboard, ends the editing;
+    /// false by default, as in UIKit, where editing ends only when the app asks (`resignFirstResponder()`,
+    /// `endEditing(_:)`), which is why UIKit apps dismiss the keyboard on a tap themselves (a tap recognizer
+    /// calling `endEditing(true)`). True is a kiosk's convenience instead of that code: as the touch goes
+    /// down, before any recognizer or view sees it, the text field being edited is asked to resign
+    /// (`endEditing(false)`: its delegate's `textFieldShouldEndEditing` may refuse) and the keyboard goes;
+    /// the touch then goes on to the view it landed on. A touch on another text field leaves it to that field.
+    public var endsEditingOnTouchOutside = false
+
     /// The sorted window list, kept until the stacking changes (hit testing reads it for every touch).
     private var sortedWindows: [WeakWindow]?
 

@@ -238,4 +238,68 @@ struct FirstResponderTests {
         #expect(!text.app.keyboard.isVisible)
         #expect(text.takeNotes().map { $0.prefix { $0 != " " } } == ["WillHideNotification", "DidHideNotification"])
     }
+
+    /// A touch outside the text fields ends no editing, as in UIKit, where editing ends only when the app
+    /// asks: the field stays first responder and the keyboard up. An app dismisses the keyboard on a tap as
+    /// UIKit apps do, with a tap recognizer calling `endEditing(true)` (a field's own taps stay the field's).
+    @Test func aTouchOutsideTheFieldsEndsNoEditingUnlessTheAppAsks() {
+        let text = TextBed()
+        let field = text.field()
+        let window = field.window!
+        let other = TextField(frame: Rect(x: 20, y: 80, width: 280, height: 44))
+        window.addSubview(other)
+        let delegate = EndingDelegate()
+        delegate.allowsEnd = true
+        field.delegate = delegate
+        #expect(!text.app.endsEditingOnTouchOutside)
+        text.focus(field)
+        _ = text.takeNotes()
+        text.tap(at: Point(x: 160, y: 250))
+        text.settle()
+        #expect(field.isFirstResponder && field.isEditing && text.app.keyboard.isVisible)
+        #expect(text.takeNotes().isEmpty && delegate.log.isEmpty)
+        let dismiss = TapGestureRecognizer { recognizer in _ = recognizer.view?.endEditing(true) }
+        dismiss.cancelsTouchesInView = false
+        window.addGestureRecognizer(dismiss)
+        text.tap(other)
+        #expect(other.isFirstResponder && delegate.log == ["shouldEnd", "didEnd"])
+        text.tap(at: Point(x: 160, y: 250))
+        #expect(!other.isFirstResponder && text.app.firstResponder == nil)
+        text.settle()
+        #expect(text.takeNotes().map { $0.prefix { $0 != " " } } == ["WillHideNotification", "DidHideNotification"])
+    }
+
+    /// `endsEditingOnTouchOutside`, the kiosk's convenience: a touch that begins outside the text fields and
+    /// off the keyboard asks the field being edited to resign as it goes down (its delegate may refuse),
+    /// and the touch goes on to the view it landed on; one on another field or on a key leaves it to them.
+    @Test func optedInATouchOutsideTheFieldsEndsTheEditingAsItBegins() {
+        let text = TextBed()
+        text.app.endsEditingOnTouchOutside = true
+        let field = text.field()
+        let window = field.window!
+        let other = TextField(frame: Rect(x: 20, y: 80, width: 280, height: 44))
+        window.addSubview(other)
+        let below = RecordingView(frame: Rect(x: 0, y: 200, width: 320, height: 100))
+        window.addSubview(below)
+        let delegate = EndingDelegate()
+        field.delegate = delegate
+        text.focus(field)
+        _ = text.takeNotes()
+        text.tapKeys(["key.H"])
+        #expect(field.isFirstResponder && field.text == "H" && delegate.log.isEmpty)
+        // Refused by the delegate, the field stays; the view under the finger has the touch all the same.
+        let point = Point(x: 160, y: 250)
+        let refused = text.touchDown(at: point)
+        #expect(field.isFirstResponder && delegate.log == ["shouldEnd"] && below.calls == ["began 1"])
+        text.lift(refused)
+        delegate.allowsEnd = true
+        text.tap(other)
+        #expect(other.isFirstResponder)
+        // As it goes down, before it lifts.
+        let touch = text.touchDown(at: point)
+        #expect(text.app.firstResponder == nil && below.calls == ["began 1", "ended 1", "began 1"])
+        text.lift(touch)
+        text.settle()
+        #expect(text.takeNotes().map { $0.prefix { $0 != " " } } == ["WillHideNotification", "DidHideNotification"])
+    }
 }

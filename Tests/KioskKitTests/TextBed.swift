@@ -58,11 +58,20 @@ final class TextBed {
     }
 
     func tap(at point: Point, hold: TimeInterval = 0.06) {
+        lift(touchDown(at: point), hold: hold)
+    }
+
+    /// A finger going down at `point`, 0.1 s after what came before; `lift` ends its touch.
+    func touchDown(at point: Point) -> Touch {
         clock.advance(by: 0.1)
         let touch = Touch(screen: Screen.main, location: point, timestamp: clock.now)
         app.sendEvent(Event(touches: [touch], timestamp: clock.now))
+        return touch
+    }
+
+    func lift(_ touch: Touch, hold: TimeInterval = 0.06) {
         clock.advance(by: hold)
-        touch.update(phase: .ended, location: point, timestamp: clock.now)
+        touch.update(phase: .ended, location: touch.locationOnScreen, timestamp: clock.now)
         app.sendEvent(Event(touches: [touch], timestamp: clock.now))
     }
 
