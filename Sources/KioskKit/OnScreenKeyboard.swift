@@ -243,6 +243,7 @@ public final class OnScreenKeyboard {
         case .shift: shift == .locked ? "⇪" : "⇧"
         case .backspace: "⌫"
         case .returnKey: returnTitle
+        case .hideKeyboard: "⌨▾"
         case .space: language == .de ? "Leerzeichen" : "space"
         case .symbols: "123"
         case .letters: "ABC"
@@ -288,6 +289,11 @@ public final class OnScreenKeyboard {
             autoCapitalize()
         case .returnKey:
             target?.insertText("\n")
+        case .hideKeyboard:
+            // As iPad's key: the responder is asked to resign, as by the app's `resignFirstResponder()` (a
+            // text field's delegate may keep it, and the keyboard with it); unlike Return, no
+            // `textFieldShouldReturn`, no `.editingDidEndOnExit`, no next field.
+            target?.resignFirstResponder()
         case .shift:
             let now = application.clock.now
             // A second tap within the multi-tap interval locks the capitals, as UIKit's caps lock, from

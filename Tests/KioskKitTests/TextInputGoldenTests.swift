@@ -7,7 +7,8 @@ import Testing
 struct TextInputGoldenTests {
     /// The screen with a text field focused and the keyboard up on `page`.
     private func keyboardImage(
-        width: Int, height: Int, language: KeyboardLayout.Language, type: KeyboardType = .default, symbols: Bool = false
+        width: Int, height: Int, language: KeyboardLayout.Language, type: KeyboardType = .default, symbols: Bool = false,
+        returnKey: ReturnKeyType = .default
     ) -> Bitmap {
         let text = TextBed(width: width, height: height)
         text.app.keyboard.language = language
@@ -17,6 +18,7 @@ struct TextInputGoldenTests {
         window.makeKeyAndVisible()
         let field = TextField(frame: Rect(x: 20, y: 20, width: 300, height: 44))
         field.keyboardType = type
+        field.returnKeyType = returnKey
         field.autocapitalizationType = .none
         window.addSubview(field)
         text.tap(field)
@@ -35,6 +37,9 @@ struct TextInputGoldenTests {
         try expectGolden(keyboardImage(width: width, height: height, language: .en, symbols: true), named: "keyboard-symbols-\(name)")
         try expectGolden(
             keyboardImage(width: width, height: height, language: .de, type: .decimalPad), named: "keyboard-decimalpad-\(name)")
+        try expectGolden(
+            keyboardImage(width: width, height: height, language: .en, type: .numberPad, returnKey: .done),
+            named: "keyboard-numberpad-\(name)")
     }
 
     @Test func textFieldsInThreeScriptsWithTheCaret() throws {
