@@ -8,7 +8,8 @@ import Glibc
 /// keyboard's window has the highest level, `.keyboard`, which no app window reaches (`windowLevel`).
 @MainActor
 open class Window: View {
-    /// A window's stacking level (as `UIWindow.Level`); any value is allowed, with arithmetic.
+    /// A window's stacking level (as `UIWindow.Level`); any value is allowed, with arithmetic, but an app
+    /// window takes only levels below `.keyboard` (`Window.windowLevel`).
     public struct Level: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
         public var rawValue: Double
         public init(rawValue: Double) { self.rawValue = rawValue }
@@ -126,7 +127,7 @@ open class Window: View {
     /// kept as set. One at or above it is not: UIKit's keyboard stays in front of every app window whatever
     /// level the app sets (reference 002), so such a level is taken as the highest below the keyboard's
     /// (`Level(Level.keyboard.rawValue.nextDown)`, which this then reports): the window is in front of every
-    /// other level and behind the keyboard, and `Application.windows` stays in level order with the
+    /// lower level and behind the keyboard, and `Application.windows` stays in level order with the
     /// keyboard's window last. NaN, which has no place in an order, is taken as `.normal`. The keyboard's own
     /// window stays at `.keyboard` whatever it is set to.
     public var windowLevel: Level {
