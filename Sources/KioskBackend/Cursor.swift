@@ -2,14 +2,15 @@ import Glibc
 import KioskConfig
 @_spi(KioskRuntime) import KioskKit
 
-/// The mouse cursor: a small window above everything (it never takes touches or the key status), shown per
-/// the configuration's `cursor`: `always` while a pointer device exists, `auto` while a pointer moved in the
-/// last few seconds, `hidden` never. A touch kiosk with no mouse never shows one.
+/// The mouse cursor: a small window over everything, the on-screen keyboard too (it never takes touches or
+/// the key status), shown per the configuration's `cursor`: `always` while a pointer device exists, `auto`
+/// while a pointer moved in the last few seconds, `hidden` never. A touch kiosk with no mouse never shows one.
 @MainActor
 public final class Cursor {
     public typealias Mode = KioskConfiguration.Cursor
 
-    /// A window for the cursor: above every app level, transparent to touches, never key.
+    /// A window for the cursor: a system overlay (`Window.isSystemOverlay`), so drawn over every window,
+    /// the keyboard's too, and none of `Application.windows`; transparent to touches, never key.
     final class CursorWindow: Window {
         override var canBecomeKey: Bool { false }
     }
@@ -27,9 +28,6 @@ public final class Cursor {
     static let size = 16.0
     /// How long `auto` keeps the cursor after the pointer stops.
     public static let idleTimeout: TimeInterval = 3
-    /// Far above `.alert`: nothing an app shows covers the cursor.
-    static let level = Window.Level.alert + 100_000
-
     public var mode: Mode {
         didSet { update() }
     }
@@ -69,9 +67,8 @@ public final class Cursor {
     private func makeWindow() -> CursorWindow {
         let window = CursorWindow(frame: Rect(x: 0, y: 0, width: Self.size, height: Self.size))
         window.identifier = "cursor"
-        window.windowLevel = Self.level
-        // Over the on-screen keyboard too (which is over every app window).
-        window.stackingTier = 2
+        // Over every window, the on-screen keyboard's too, and not one of the app's windows.
+        window.isSystemOverlay = true
         window.isUserInteractionEnabled = false
         let ring = RingView(frame: window.bounds)
         ring.isUserInteractionEnabled = false

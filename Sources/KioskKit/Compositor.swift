@@ -37,8 +37,8 @@ public struct FrameBuffer {
     }
 }
 
-/// Composes the visible windows of each screen into frames: level order, then order shown, then each
-/// window's views in tree order, with alpha and `clipsToBounds`, redrawing only damaged regions.
+/// Composes the visible windows of each screen into frames: level order, then order shown (the runtime's
+/// overlays, the mouse cursor, over them all), then each window's views in tree order, with alpha and `clipsToBounds`, redrawing only damaged regions.
 ///
 /// Every view has a cached rendering (its background and `draw(_:)` output); `draw(_:)` runs only after
 /// `setNeedsDisplay`. Each frame records where every view was placed; a view that moved, changed alpha,
@@ -359,11 +359,11 @@ public final class Compositor: WindowChangeObserver {
             state.shadow = nil
             state.fullRepaint = true
         }
-        let windows = application.visibleWindows(on: screen)
+        let windows = application.composedWindows(on: screen)
         for window in windows { window.layoutIfNeeded() }
         // What that layout changed (a table's new cells) is in this frame: it leaves no frame pending,
         // unless it changed which windows show, which this frame did not take in.
-        if application.visibleWindows(on: screen).elementsEqual(windows, by: ===) { state.needsFrame = false }
+        if application.composedWindows(on: screen).elementsEqual(windows, by: ===) { state.needsFrame = false }
         scrollRegions.removeAll(keepingCapacity: true)
         let layers = collectLayers(of: windows, damage: &damage)
         let scroll =

@@ -2,6 +2,12 @@ import Geometry
 
 /// The keys of the on-screen keyboard, as data: rows of keys for each page of a language's layout, the
 /// accents a long press offers, and where each key goes for a screen size. Pure, so tests read it as tables.
+///
+/// Every page ends with the keys that finish, at the bottom right: Return, labelled by the field's
+/// `returnKeyType`, and in the corner the hide-keyboard key (iPad keyboards have one there). The text pages
+/// have them at the end of the bottom row; the pads, which keep the iPhone's digits, in a fourth column,
+/// Return three rows tall as a keypad's Enter, so a kiosk without a hardware keyboard can always leave a
+/// field.
 public struct KeyboardLayout: Sendable {
     /// The languages there are layouts for (the config's `keyboard-layout`).
     public enum Language: String, Sendable, CaseIterable {
@@ -24,13 +30,15 @@ public struct KeyboardLayout: Sendable {
     public enum Role: Sendable, Equatable {
         case character(String)
         case shift, backspace, returnKey, space
+        /// Hides the keyboard (as iPad's key): the first responder is asked to resign.
+        case hideKeyboard
         /// To the numbers and symbols page ("123").
         case symbols
         /// Back to the letters ("ABC").
         case letters
         /// To the second symbols page ("#+=").
         case moreSymbols
-        /// An empty place (the number pad's bottom left).
+        /// An empty place (the number pad's bottom left; the places a taller key covers).
         case gap
 
         /// The key view's identifier: `key.` and the character it types, or its role.
@@ -41,6 +49,7 @@ public struct KeyboardLayout: Sendable {
             case .backspace: "key.backspace"
             case .returnKey: "key.return"
             case .space: "key.space"
+            case .hideKeyboard: "key.hideKeyboard"
             case .symbols: "key.symbols"
             case .letters: "key.letters"
             case .moreSymbols: "key.moreSymbols"
@@ -53,6 +62,14 @@ public struct KeyboardLayout: Sendable {
         public let role: Role
         /// Width in letter keys.
         public let width: Double
+        /// How many rows the key is tall, from its own down; the rows below hold gaps of its width there.
+        public let rows: Int
+
+        public init(role: Role, width: Double, rows: Int = 1) {
+            self.role = role
+            self.width = width
+            self.rows = rows
+        }
     }
 
     public let language: Language
@@ -108,23 +125,28 @@ public struct KeyboardLayout: Sendable {
             ]
         case .numberPad, .decimalPad:
             let corner: Role = page == .decimalPad ? .character(language == .de ? "," : ".") : .gap
+            // Return three rows tall: the gaps below it in the fourth column are its place.
+            let under = Key(role: .gap, width: 1)
             return [
-                Self.characters("123"), Self.characters("456"), Self.characters("789"),
-                [Key(role: corner, width: 1), Key(role: .character("0"), width: 1), Key(role: .backspace, width: 1)],
+                Self.characters("123") + [Key(role: .returnKey, width: 1, rows: 3)],
+                Self.characters("456") + [under],
+                Self.characters("789") + [under],
+                [corner, .character("0"), .backspace, .hideKeyboard].map { Key(role: $0, width: 1) },
             ]
         }
     }
 
-    /// Page key, space and Return; an email keyboard puts "@" and "." beside the space.
+    /// Page key, space, Return and the hide key; an email keyboard puts "@" and "." beside the space.
     private func bottomRow(width: Double, type: KeyboardType, pageKey: Role) -> [Key] {
-        let side = 2.0
+        let side = 2.0, hide = 1.5
+        let finish = [Key(role: .returnKey, width: side), Key(role: .hideKeyboard, width: hide)]
         if type == .emailAddress {
             return [
-                Key(role: pageKey, width: side), Key(role: .character("@"), width: 1), Key(role: .space, width: width - 2 * side - 2),
-                Key(role: .character("."), width: 1), Key(role: .returnKey, width: side),
-            ]
+                Key(role: pageKey, width: side), Key(role: .character("@"), width: 1),
+                Key(role: .space, width: width - 2 * side - hide - 2), Key(role: .character("."), width: 1),
+            ] + finish
         }
-        return [Key(role: pageKey, width: side), Key(role: .space, width: width - 2 * side), Key(role: .returnKey, width: side)]
+        return [Key(role: pageKey, width: side), Key(role: .space, width: width - 2 * side - hide)] + finish
     }
 
     /// The letters a long press on `character` offers (its accented forms), uppercase when it is.
@@ -174,7 +196,8 @@ public struct KeyboardLayout: Sendable {
             let y = gap + Double(index) * (metrics.keyHeight + gap)
             for key in row {
                 let keyWidth = (key.width * unit).rounded()
-                placed.append((key, Rect(x: x, y: y, width: keyWidth, height: metrics.keyHeight)))
+                let height = metrics.keyHeight * Double(key.rows) + gap * Double(key.rows - 1)
+                placed.append((key, Rect(x: x, y: y, width: keyWidth, height: height)))
                 x += keyWidth + gap
             }
         }

@@ -12,7 +12,9 @@ public protocol KeyInput: AnyObject {
     func deleteBackward()
 }
 
-/// The keyboard a text field asks for (as `UIKeyboardType`).
+/// The keyboard a text field asks for (as `UIKeyboardType`). Every one has Return and a hide-keyboard key
+/// (`KeyboardLayout`), the number and decimal pads too, as on iPad: the iPhone's pads have neither (its
+/// apps add a Done bar above them, an `inputAccessoryView`, which KioskKit has not).
 public enum KeyboardType: Sendable {
     case `default`, numberPad, decimalPad, emailAddress
 }

@@ -4,10 +4,12 @@ import Glibc
 ///
 /// Windows start hidden. `makeKeyAndVisible()` shows a window, brings it to the front of its level and
 /// makes it the key window, which receives events without a position (keys). A window of a higher level is
-/// always in front of a lower one; within a level the window shown last is in front.
+/// always in front of a lower one; within a level the window shown last is in front. The on-screen
+/// keyboard's window has the highest level, `.keyboard`, which no app window reaches (`windowLevel`).
 @MainActor
 open class Window: View {
-    /// A window's stacking level (as `UIWindow.Level`); any value is allowed, with arithmetic.
+    /// A window's stacking level (as `UIWindow.Level`); any value is allowed, with arithmetic, but an app
+    /// window takes only levels below `.keyboard` (`Window.windowLevel`).
     public struct Level: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
         public var rawValue: Double
         public init(rawValue: Double) { self.rawValue = rawValue }
@@ -16,6 +18,12 @@ open class Window: View {
         public static let normal = Level(0)
         public static let statusBar = Level(1000)
         public static let alert = Level(2000)
+        /// The on-screen keyboard's window: UIKit's (`UIRemoteKeyboardWindow`) reports this level, above every
+        /// window of the app whatever level it sets (reference 002), but UIKit names no constant for it; this
+        /// one is ours. An app window never reaches it (`Window.windowLevel`).
+        public static let keyboard = Level(10_000_000)
+        /// The highest level an app window takes: the greatest one below the keyboard's.
+        static let highestBelowKeyboard = Level(keyboard.rawValue.nextDown)
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
         public static func + (lhs: Level, rhs: Double) -> Level { Level(lhs.rawValue + rhs) }
@@ -27,6 +35,7 @@ open class Window: View {
             case .normal: "normal"
             case .statusBar: "statusBar"
             case .alert: "alert"
+            case .keyboard: "keyboard"
             default: Int(exactly: rawValue).map { String($0) } ?? String(rawValue)
             }
         }
@@ -38,10 +47,17 @@ open class Window: View {
     public private(set) var fillsScreen: Bool
     /// Stacking order within a level: bumped every time the window is shown or brought to the front.
     var showOrder: UInt64 = 0
-    /// Above levels: 0 for app windows, 1 for the on-screen keyboard, 2 for the runtime's mouse cursor, so
-    /// the keyboard is in front of every app window whatever its level, and the cursor over the keyboard.
-    @_spi(KioskRuntime) public var stackingTier = 0 {
-        didSet { if stackingTier != oldValue { Application.shared.stackingDidChange() } }
+    /// A window of the runtime's own drawn over every window of `Application.windows`, the keyboard's too,
+    /// and not one of them: the mouse cursor. UIKit's `windows` holds no system window (reference 002: the
+    /// status bar's is not in it; iPadOS draws its pointer outside the app), so an app's `windows.last` is
+    /// the keyboard's while it exists, as in UIKit. Overlays stack among themselves by level, then order
+    /// shown; hit testing passes them by, so a touch reaches what is under one.
+    @_spi(KioskRuntime) public var isSystemOverlay = false {
+        didSet {
+            guard isSystemOverlay != oldValue else { return }
+            Application.shared.stackingDidChange()
+            subtreeDidChange(self)
+        }
     }
     /// The key window this one took the key status from; it gets it back when this one hides.
     weak var previousKeyWindow: Window?
@@ -107,13 +123,31 @@ open class Window: View {
         fillsScreen = wasFilling
     }
 
-    public var windowLevel: Level = .normal {
-        didSet {
-            guard windowLevel != oldValue else { return }
+    /// The window's level (as `UIWindow.windowLevel`; `.normal` by default). A level below `.keyboard` is
+    /// kept as set. One at or above it is not: UIKit's keyboard stays in front of every app window whatever
+    /// level the app sets (reference 002), so such a level is taken as the highest below the keyboard's
+    /// (`Level(Level.keyboard.rawValue.nextDown)`, which this then reports): the window is in front of every
+    /// lower level and behind the keyboard, and `Application.windows` stays in level order with the
+    /// keyboard's window last. NaN, which has no place in an order, is taken as `.normal`. The keyboard's own
+    /// window stays at `.keyboard` whatever it is set to.
+    public var windowLevel: Level {
+        get { level }
+        set {
+            let accepted: Level
+            if self is KeyboardWindow {
+                accepted = .keyboard
+            } else if newValue.rawValue.isNaN {
+                accepted = .normal
+            } else {
+                accepted = min(newValue, .highestBelowKeyboard)
+            }
+            guard accepted != level else { return }
+            level = accepted
             Application.shared.stackingDidChange()
             subtreeDidChange(self)
         }
     }
+    private var level = Level.normal
 
     /// True while the window is being shown, until it is (its root controller's `viewWillAppear` runs
     /// then): a text field may become first responder there.

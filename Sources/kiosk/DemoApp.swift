@@ -13,7 +13,8 @@ import KioskKit
 /// on white, as in UIKit's external-display example.
 ///
 /// A "Form" button beside it opens a form (name, a PIN with secure entry, a number) whose text fields
-/// bring up the on-screen keyboard; Done closes it.
+/// bring up the on-screen keyboard; a tap outside the fields ends the editing, as a UIKit app does it (a tap
+/// recognizer calling `endEditing(true)`); Done closes it.
 ///
 /// `[app-settings]`: `title` replaces the title; `list-offset` starts the list scrolled that far (points),
 /// which lets a test render a scrolled list headless and compare it with a display's; `open-form = true`
@@ -217,6 +218,13 @@ public final class DemoApp: ApplicationDelegate {
                 self?.formWindow?.isHidden = true
             }
             window.addSubview(done)
+            // A tap outside the fields sends the keyboard away: UIKit ends editing only when the app asks, so
+            // UIKit apps ask on a tap of their own. The fields and Done are controls and keep their taps; the
+            // touch still reaches what it landed on.
+            let endEditing = TapGestureRecognizer { [weak window] _ in _ = window?.endEditing(true) }
+            endEditing.name = "end-editing"
+            endEditing.cancelsTouchesInView = false
+            window.addGestureRecognizer(endEditing)
         }
         window.makeKeyAndVisible()
     }

@@ -1,6 +1,6 @@
 import Foundation
 import KioskConfig
-import KioskKit
+@_spi(KioskRuntime) import KioskKit
 import Testing
 
 @testable import KioskBackend
@@ -337,13 +337,15 @@ final class TouchLog: View {
         #expect(hidden.router.cursor.isVisible)
     }
 
-    /// The cursor's window is above every app level, never key and never takes touches.
+    /// The cursor's window is a system overlay, drawn over every window, the keyboard's too, and none of
+    /// the app's `windows` (whose last stays the keyboard's); never key and never takes touches.
     @Test func theCursorNeverTakesTouchesOrTheKey() {
         let bed = Self.bed(.always)
         bed.input.plug(Self.mouse)
         bed.router.pointerMotion(dx: 0, dy: 0, time: 1)
         let cursor = bed.router.cursor.window!
-        #expect(cursor.windowLevel > .alert && !cursor.canBecomeKey && !cursor.isKeyWindow)
+        #expect(cursor.isSystemOverlay && !bed.app.windows.contains { $0 === cursor })
+        #expect(!cursor.canBecomeKey && !cursor.isKeyWindow)
         // A touch right under the cursor reaches the app's view.
         let point = cursor.frame.center
         let screen = bed.input.plugTouchscreen()

@@ -1,8 +1,10 @@
 """Text input on a DRM head: a uinput touchscreen taps the demo's Form button and its name field, the
 on-screen keyboard slides in (the screen is then the headless rendering of the same form, pixel for pixel),
 taps on its keys type a word whose length the trace's text.edit lines confirm (never the text), a uinput
-keyboard types into the same field, and a tap outside the fields sends the keyboard away. QEMU's i8042 keyboard is a typing keyboard, so the kiosk runs
-with `--keyboard always` (in `auto` a typing keyboard keeps the on-screen one away)."""
+keyboard types into the same field, a tap outside the fields sends the keyboard away (the demo's own tap
+recognizer, as a UIKit app does it), and the number pad's Return and hide key finish as the letters' do.
+QEMU's i8042 keyboard is a typing keyboard, so the kiosk runs with `--keyboard always` (in `auto` a typing
+keyboard keeps the on-screen one away)."""
 
 import time
 
@@ -141,13 +143,65 @@ def check_a_key_held_across_a_session_switch_stops_repeating(guest):
 
 
 def check_a_tap_outside_the_fields_hides_it(guest):
+    """UIKit ends editing only when the app asks: the demo's tap recognizer on the form (`end-editing`)
+    asks, so the keyboard goes as the tap is recognized, when the finger lifts (the kiosk ended the editing
+    as the touch began before). The trace writes a recognizer's line once its action ran, and a touch's
+    once it was delivered: began, keyboard.hide, the recognizer's end, the touch's end."""
     screen = state["touch"]
+    before = len(events())
     screen.play(f"tap {at(900, 300)}")
-    hidden = wait_until(lambda: events("keyboard.hide"), "keyboard.hide", 30, lambda: f"{events()[-5:]}")
-    expect(hidden[-1]["y"] == 800, hidden[-1])
+
+    def tapped():
+        lines = events()[before:]
+        return lines if any(e["event"] == "touch" and e["phase"] == "ended" for e in lines) else None
+
+    lines = wait_until(tapped, "the tap's end", 30, lambda: f"{events()[before:]}")
+
+    def first(matches):
+        return next((i for i, e in enumerate(lines) if matches(e)), None)
+
+    began = first(lambda e: e["event"] == "touch" and e["phase"] == "began")
+    hide = first(lambda e: e["event"] == "keyboard.hide")
+    recognized = first(lambda e: e["event"] == "gesture" and e.get("name") == "end-editing" and e["state"] == "ended")
+    ended = first(lambda e: e["event"] == "touch" and e["phase"] == "ended")
+    expect(None not in (began, hide, recognized) and began < hide < recognized < ended,
+           f"touch began {began}, keyboard.hide {hide}, end-editing recognized {recognized}, touch ended {ended}: {lines}")
+    expect(lines[began]["window"] == "form" and lines[hide]["y"] == 800, lines)
     settled()
     shown = image.load(guest.screendump(0))
     # The form's background where the keyboard was.
+    expect(shown.color_at(640, 700) == (242, 242, 247), f"the keyboard still shows: {shown.color_at(640, 700)}")
+
+
+# The pads on 1280x800: a fourth column 272 wide from x 924, rows 68 high from y 496 with 8 between; Return
+# three rows tall there, the hide key below it. The letters' hide key ends their bottom row.
+PAD = {"1": (220, 530), "2": (500, 530), "return": (1060, 606), "hide": (1060, 758)}
+PIN_FIELD = (340, 188)
+
+
+def check_the_pads_return_and_hide_keys_finish(guest):
+    """The PIN field's number pad has Return (the form's fields say Next): a digit, then Return moves to the
+    number field, whose decimal pad types; its hide key ends the editing and the keyboard goes."""
+    screen = state["touch"]
+    shown, edits = len(events("keyboard.show")), len(events("text.edit"))
+    screen.play(f"tap {at(*PIN_FIELD)}")
+    wait_until(lambda: len(events("keyboard.show")) > shown, "keyboard.show for the PIN", 30, lambda: f"{events()[-5:]}")
+    settled()
+    for key, view in (("1", "form-pin"), ("return", None), ("2", "form-number")):
+        before = len(events("text.edit"))
+        screen.play(f"tap {at(*PAD[key])}")
+        if view:
+            typed = wait_until(lambda: events("text.edit")[before:], f"{key} typed", 30, lambda: f"{events()[-5:]}")
+            expect(typed[-1]["view"] == view and typed[-1]["length"] == 1, typed)
+        else:
+            time.sleep(1)
+    expect([(e["view"], e["length"]) for e in events("text.edit")[edits:]] == [("form-pin", 1), ("form-number", 1)],
+           events("text.edit")[edits:])
+    hidden = len(events("keyboard.hide"))
+    screen.play(f"tap {at(*PAD['hide'])}")
+    wait_until(lambda: len(events("keyboard.hide")) > hidden, "keyboard.hide", 30, lambda: f"{events()[-5:]}")
+    settled()
+    shown = image.load(guest.screendump(0))
     expect(shown.color_at(640, 700) == (242, 242, 247), f"the keyboard still shows: {shown.color_at(640, 700)}")
 
 
