@@ -138,6 +138,9 @@ final class Trace: AnimationObserver {
         line.append("keysym", LibInputBackend.loggableKeysymName(press.keysym).map { .string($0) } ?? .null)
         line.append("text", .bool(!press.text.isEmpty))
         line.append("window", .string(window.displayName))
+        // As a touch's: the kernel's event time and the delivery time (CLOCK_MONOTONIC seconds).
+        line.append("timestamp", .number(press.timestamp))
+        line.append("delivered", .raw(application.clock.now.formatted(places: 6)))
         write(line)
     }
 
@@ -161,12 +164,12 @@ final class Trace: AnimationObserver {
     }
 
     /// `text.edit`: a text field's text changed: its identifier and its length in characters, never the text
-    /// (a PIN typed on a kiosk must not reach a trace).
+    /// (a PIN typed on a kiosk must not reach a trace); `at`, when (CLOCK_MONOTONIC seconds).
     private func recordEdit(_ field: TextField) {
         write(
             JSONLine([
                 ("event", .string("text.edit")), ("view", .string(field.displayName)), ("length", .integer(field.text.count)),
-                ("secure", .bool(field.isSecureTextEntry)),
+                ("secure", .bool(field.isSecureTextEntry)), ("at", .raw(application.clock.now.formatted(places: 6))),
             ]))
     }
 
@@ -223,7 +226,8 @@ final class Trace: AnimationObserver {
             ]))
     }
 
-    /// `animation.begin`: an animation block started; `properties` as `view: property` pairs.
+    /// `animation.begin`: an animation block started; `properties` as `view: property` pairs; `at`, when (the
+    /// animation clock, CLOCK_MONOTONIC seconds: the frames' `flip` and `tick` are on the same clock).
     func animationDidBegin(views: [View], properties: [String], duration: TimeInterval) {
         write(animationLine("animation.begin", views: views, properties: properties, duration: duration))
     }
@@ -242,7 +246,7 @@ final class Trace: AnimationObserver {
         let pairs = zip(views, properties).map { "\($0.displayName).\($1)" }
         return JSONLine([
             ("event", .string(event)), ("views", list(names)), ("properties", list(pairs)),
-            ("duration", .raw(duration.formatted(places: 3))),
+            ("duration", .raw(duration.formatted(places: 3))), ("at", .raw(application.clock.now.formatted(places: 6))),
         ])
     }
 

@@ -175,6 +175,7 @@ struct TraceTests {
     /// no character (Return), but never spells what was typed: not the text, not `1`, `KP_1` or `eacute`.
     @Test func keyLinesNeverSpellWhatWasTyped() throws {
         let application = Application.reset(notificationCenter: NotificationHub())
+        application.clock = ManualClock(now: 5)
         let display = InMemoryDisplayBackend()
         display.connect("HDMI-A-1", modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)])
         let window = Window(screen: display.screen(named: "HDMI-A-1"))
@@ -187,8 +188,9 @@ struct TraceTests {
         // "1" from the digit row, "7" from the keypad (KP_7), "é" composed (eacute), then Return.
         for (keysym, text) in [(UInt32(0x31), "1"), (0xffb7, "7"), (0xe9, "é"), (0xff0d, "")] {
             for phase in [Press.Phase.began, .ended] {
-                let press = Press(phase: phase, keysym: keysym, text: phase == .began ? text : "", timestamp: 1)
-                application.sendEvent(Event(presses: [press], timestamp: 1))
+                // Times without the digits typed, which the check below looks for.
+                let press = Press(phase: phase, keysym: keysym, text: phase == .began ? text : "", timestamp: 2)
+                application.sendEvent(Event(presses: [press], timestamp: 2))
             }
         }
         trace.stop()
@@ -197,14 +199,14 @@ struct TraceTests {
         let keys = written.split(separator: "\n").filter { $0.contains("\"event\":\"key\"") }
         #expect(
             keys == [
-                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad"}"#,
-                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad"}"#,
-                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad"}"#,
-                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad"}"#,
-                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad"}"#,
-                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad"}"#,
-                #"{"event":"key","phase":"began","keysym":"Return","text":false,"window":"pin-pad"}"#,
-                #"{"event":"key","phase":"ended","keysym":"Return","text":false,"window":"pin-pad"}"#,
+                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad","timestamp":2,"delivered":5.000000}"#,
+                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad","timestamp":2,"delivered":5.000000}"#,
+                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad","timestamp":2,"delivered":5.000000}"#,
+                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad","timestamp":2,"delivered":5.000000}"#,
+                #"{"event":"key","phase":"began","keysym":null,"text":true,"window":"pin-pad","timestamp":2,"delivered":5.000000}"#,
+                #"{"event":"key","phase":"ended","keysym":null,"text":false,"window":"pin-pad","timestamp":2,"delivered":5.000000}"#,
+                #"{"event":"key","phase":"began","keysym":"Return","text":false,"window":"pin-pad","timestamp":2,"delivered":5.000000}"#,
+                #"{"event":"key","phase":"ended","keysym":"Return","text":false,"window":"pin-pad","timestamp":2,"delivered":5.000000}"#,
             ], "\(written)")
         for secret in ["1", "7", "é", "eacute", "KP_"] {
             #expect(!keys.joined().contains(secret), "\(secret) in \(keys)")

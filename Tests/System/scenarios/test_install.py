@@ -15,9 +15,11 @@ BUILD = Path(os.environ.get("KIOSK_INSTALL_BUILD_DIR", REPO / ".build" / "debug"
 
 def check_install_twice(guest):
     expect((BUILD / "kiosk").exists(), f"{BUILD}/kiosk is missing: build first")
-    first = guest.run(f"cd {REPO} && scripts/install --no-build --build-dir {BUILD}", timeout=120)
+    # Time limits that catch a hang, not a slow host: a loaded one took over 120 s to copy and trim the
+    # debug binary.
+    first = guest.run(f"cd {REPO} && scripts/install --no-build --build-dir {BUILD}", timeout=600)
     expect(first.ok, first)
-    second = guest.run(f"cd {REPO} && scripts/install --no-build --build-dir {BUILD}", timeout=120)
+    second = guest.run(f"cd {REPO} && scripts/install --no-build --build-dir {BUILD}", timeout=600)
     expect(second.ok and "user kiosk (exists)" in second.stdout, second)
 
 
@@ -44,7 +46,7 @@ def check_device_permissions(guest):
 def check_kiosk_user_drives_the_display(guest):
     # No logind in the guest: libseat's noop backend opens the devices with the user's own permissions.
     r = guest.run("cd /var/lib/kiosk && runuser -u kiosk -- env LIBSEAT_BACKEND=noop "
-                  "/usr/local/bin/kiosk run --backend drm --exit-after 3", timeout=120)
+                  "/usr/local/bin/kiosk run --backend drm --exit-after 3", timeout=600)
     out = r.stdout + r.stderr
     expect(r.ok and "Virtual-1" in out, r)
     note(next((l for l in out.splitlines() if "Virtual-1" in l), "")[-150:])
