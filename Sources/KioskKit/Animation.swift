@@ -385,11 +385,15 @@ final class Animator {
                 running.to = new
                 return
             }
-            if group.parameters.options.contains(.beginFromCurrentState) {
+            // One whose end has come by the clock ran its course, though the frame that shows its end
+            // state has not come yet (the main thread was held): finished, as UIKit's render server, which
+            // keeps time apart from the app's thread, would have ended it; and it ends on its end value.
+            let ranItsCourse = running.end.map { now + 1e-9 >= $0 } ?? false
+            if group.parameters.options.contains(.beginFromCurrentState), !ranItsCourse {
                 // What the screen shows now (no presentation value: the model's old value shows).
                 from = view.presentation[property] ?? old
             }
-            remove(running, finished: false)
+            remove(running, finished: ranItsCourse)
         }
         // "If you specify a negative value or 0, the changes are made without animating them" (UIKit).
         guard group.parameters.duration > 0 else { return }

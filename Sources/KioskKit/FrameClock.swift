@@ -102,4 +102,8 @@ public final class ManualClock: FrameClock {
     }
 
     public func advance(by seconds: TimeInterval) { advance(to: now + seconds) }
+
+    /// Moves to `time` without running the timers due by then, as a main thread held by other work (a
+    /// loaded machine) sees the clock move on: they run at the next `advance`.
+    public func stall(until time: TimeInterval) { now = max(now, time) }
 }

@@ -204,6 +204,33 @@ struct AnimationTests {
         #expect(view.presentationAlpha == 1)
     }
 
+    /// An animation whose end has come by the clock, replaced before the tick that would have ended it ran
+    /// (the main thread held by other work), ran its course: it completes with true, and the new one starts
+    /// from its end value even with `.beginFromCurrentState` (the frame before showed an earlier value).
+    @Test func oneThatRanItsCourseByTheClockIsFinishedWhenReplaced() {
+        let bed = AnimationBed()
+        let view = bed.smallView()
+        var log: [String] = []
+        View.animate(withDuration: 0.1, options: .curveLinear, animations: { view.alpha = 0 }) { log.append("press \($0)") }
+        bed.advance(by: 0.05)
+        #expect(view.presentationAlpha > 0 && view.presentationAlpha < 1)
+        bed.clock.stall(until: bed.clock.now + 0.2)
+        View.animate(
+            withDuration: 0.15, options: [.curveLinear, .beginFromCurrentState], animations: { view.alpha = 1 }
+        ) { log.append("release \($0)") }
+        bed.advance(by: 0)
+        #expect(log.first == "press true")
+        bed.advance(by: 0.3)
+        #expect(log == ["press true", "release true"])
+        #expect(view.presentationAlpha == 1)
+        // Replaced while it still ran, by the clock: unfinished, as before.
+        View.animate(withDuration: 0.1, options: .curveLinear, animations: { view.alpha = 0 }) { log.append("again \($0)") }
+        bed.advance(by: 0.05)
+        View.animate(withDuration: 0.1, options: .curveLinear, animations: { view.alpha = 1 })
+        bed.advance(by: 0)
+        #expect(log.last == "again false")
+    }
+
     @Test func withoutBeginFromCurrentStateTheNewAnimationStartsFromTheOldTarget() {
         let bed = AnimationBed()
         let view = bed.smallView()
