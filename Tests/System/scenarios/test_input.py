@@ -130,22 +130,33 @@ def check_a_touch_rule_may_name_a_screen_by_its_label(guest):
         expect(lines[0]["screen"] == "Virtual-1" and abs(lines[0]["x"] - 640) <= 1 and abs(lines[0]["y"] - 400) <= 1, lines[0])
 
 
-# A relative mouse made through uinput by the guest's Python (the bed has no PS/2 mouse): it moves right in
-# steps once `go` exists, clicks once `click` exists, and goes once `done` exists.
-MOUSE = """
+# What the guest's Python needs to make a uinput device (the legacy uinput_user_dev write: name, id, and the
+# axes' maxima and minima), and to wait for a flag file of the host's in the job folder.
+UINPUT = """
 import fcntl, os, struct, sys, time
 folder = sys.argv[1]
 fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
-EV_SYN, EV_KEY, EV_REL, BTN_LEFT = 0, 1, 2, 0x110
-fcntl.ioctl(fd, 0x40045564, EV_KEY); fcntl.ioctl(fd, 0x40045565, BTN_LEFT)      # UI_SET_EVBIT, UI_SET_KEYBIT
-fcntl.ioctl(fd, 0x40045564, EV_REL); fcntl.ioctl(fd, 0x40045566, 0); fcntl.ioctl(fd, 0x40045566, 1)  # REL_X, REL_Y
-os.write(fd, struct.pack("80sHHHHI", b"Kiosk Test Mouse", 3, 0x1234, 0x5679, 1, 0) + bytes(4 * 64 * 4))
-fcntl.ioctl(fd, 0x5501)                                                         # UI_DEV_CREATE
-def emit(kind, code, value):
-    os.write(fd, struct.pack("qqHHi", 0, 0, kind, code, value))
+EV_SYN, EV_KEY, EV_REL, EV_ABS, BTN_LEFT, BTN_TOUCH, INPUT_PROP_DIRECT = 0, 1, 2, 3, 0x110, 0x14A, 1
+UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_RELBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045566, 0x40045567, 0x4004556E
+UI_DEV_CREATE, UI_DEV_DESTROY = 0x5501, 0x5502
+def create(name, product, absmax=None, absmin=None):
+    absmax, absmin = absmax or [0] * 64, absmin or [0] * 64
+    os.write(fd, struct.pack("80sHHHHI", name, 3, 0x1234, product, 1, 0)
+             + struct.pack("64i", *absmax) + struct.pack("64i", *absmin) + bytes(2 * 64 * 4))
+    fcntl.ioctl(fd, UI_DEV_CREATE)
 def wait(name):
     while not os.path.exists(os.path.join(folder, name)):
         time.sleep(0.05)
+"""
+
+# A relative mouse made through uinput by the guest's Python (the bed has no PS/2 mouse): it moves right in
+# steps once `go` exists, clicks once `click` exists, and goes once `done` exists.
+MOUSE = UINPUT + """
+fcntl.ioctl(fd, UI_SET_EVBIT, EV_KEY); fcntl.ioctl(fd, UI_SET_KEYBIT, BTN_LEFT)
+fcntl.ioctl(fd, UI_SET_EVBIT, EV_REL); fcntl.ioctl(fd, UI_SET_RELBIT, 0); fcntl.ioctl(fd, UI_SET_RELBIT, 1)  # REL_X, REL_Y
+create(b"Kiosk Test Mouse", 0x5679)
+def emit(kind, code, value):
+    os.write(fd, struct.pack("qqHHi", 0, 0, kind, code, value))
 wait("go")
 for _ in range(40):
     emit(EV_REL, 0, 40); emit(EV_SYN, 0, 0); time.sleep(0.01)
@@ -153,7 +164,7 @@ wait("click")
 emit(EV_KEY, BTN_LEFT, 1); emit(EV_SYN, 0, 0); time.sleep(0.05)
 emit(EV_KEY, BTN_LEFT, 0); emit(EV_SYN, 0, 0)
 wait("done")
-fcntl.ioctl(fd, 0x5502)                                                         # UI_DEV_DESTROY
+fcntl.ioctl(fd, UI_DEV_DESTROY)
 """
 
 
@@ -202,29 +213,18 @@ def check_the_tablet_is_a_mouse(guest):
     wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "cursor"], "the cursor hiding", timeout=15)
 
 
-# The kiosk's log format: "<UTC time> <level> kiosk.<area>: ...".
-LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 (trace|debug|info|notice|warning|error|critical) kiosk\.[a-z.]+: ")
-
-
 # A touchscreen a kernel driver got wrong (ABS_X's minimum equal to its maximum), made through uinput by the
 # guest's Python: libinput refuses it with a "kernel bug" line of its own, at its error priority. It goes
 # once `done` exists.
-BROKEN_TOUCH = """
-import fcntl, os, struct, sys, time
-folder = sys.argv[1]
-fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
-EV_KEY, EV_ABS, BTN_TOUCH, INPUT_PROP_DIRECT = 1, 3, 0x14A, 1
-fcntl.ioctl(fd, 0x40045564, EV_KEY); fcntl.ioctl(fd, 0x40045565, BTN_TOUCH)     # UI_SET_EVBIT, UI_SET_KEYBIT
-fcntl.ioctl(fd, 0x40045564, EV_ABS); fcntl.ioctl(fd, 0x40045567, 0); fcntl.ioctl(fd, 0x40045567, 1)  # ABS_X, ABS_Y
-fcntl.ioctl(fd, 0x4004556E, INPUT_PROP_DIRECT)                                  # UI_SET_PROPBIT
+BROKEN_TOUCH = UINPUT + """
+fcntl.ioctl(fd, UI_SET_EVBIT, EV_KEY); fcntl.ioctl(fd, UI_SET_KEYBIT, BTN_TOUCH)
+fcntl.ioctl(fd, UI_SET_EVBIT, EV_ABS); fcntl.ioctl(fd, UI_SET_ABSBIT, 0); fcntl.ioctl(fd, UI_SET_ABSBIT, 1)  # ABS_X, ABS_Y
+fcntl.ioctl(fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT)
 absmax, absmin = [0] * 64, [0] * 64
 absmax[0], absmin[0], absmax[1] = 5, 5, 800
-os.write(fd, struct.pack("80sHHHHI", b"Kiosk Broken Touch", 3, 0x1234, 0x567A, 1, 0)
-         + struct.pack("64i", *absmax) + struct.pack("64i", *absmin) + bytes(2 * 64 * 4))
-fcntl.ioctl(fd, 0x5501)                                                         # UI_DEV_CREATE
-while not os.path.exists(os.path.join(folder, "done")):
-    time.sleep(0.05)
-fcntl.ioctl(fd, 0x5502)                                                         # UI_DEV_DESTROY
+create(b"Kiosk Broken Touch", 0x567A, absmax, absmin)
+wait("done")
+fcntl.ioctl(fd, UI_DEV_DESTROY)
 """
 
 # The kiosk's log format: "<UTC time> <level> kiosk.<area>: ...".

@@ -113,17 +113,17 @@ def check_a_held_key_repeats_until_it_comes_up(guest):
             lengths = [e["length"] for e in edits]
             expect(lengths == [lengths[0] + step * i for i in range(len(lengths))], f"{key}: {lengths}")
             # Judged by the trace's own clock (a loaded host delays the kiosk's timer, and a late repeat is
-            # not made up with a burst): the first edit as the key went down, the repeats none sooner than the
-            # delay after it, none closer together than the rate allows, none after the key came up, and at
-            # most as many as the time the kiosk saw it held allows; it repeated (about 22 on a quiet host).
+            # not made up with a burst): the first edit as the key went down, the n-th repeat no sooner than
+            # the delay and n-1 periods of the rate after it (the repeats' times; two may come closer
+            # together when the first of them was late), none after the key came up, and at most as many as
+            # the time the kiosk saw it held allows; it repeated (about 22 on a quiet host).
             keys_seen = events("key")[keys_before:]
             expect([(e["phase"], e["text"]) for e in keys_seen] == [("began", key == "a"), ("ended", False)], f"{key}: {keys_seen}")
             down, up = keys_seen
             repeats = [e["at"] for e in edits[1:]]
             expect(len(repeats) >= 2, f"{key}: {lengths}: the held key did not repeat")
-            expect(repeats[0] >= down["delivered"] + DELAY - 0.005, f"{key}: a repeat {repeats[0] - down['delivered']:.3f} s after the press")
-            gaps = [b - a for a, b in zip(repeats, repeats[1:])]
-            expect(min(gaps, default=1) >= 1 / RATE - 0.005, f"{key}: repeats {min(gaps):.3f} s apart, faster than {RATE} a second")
+            early = [(n, t - down["delivered"]) for n, t in enumerate(repeats) if t < down["delivered"] + DELAY + n / RATE - 0.001]
+            expect(not early, f"{key}: repeats (number, seconds after the press) before their time: {early[:3]}")
             expect(repeats[-1] <= up["delivered"], f"{key}: a repeat after the release")
             allowed = 1 + int((up["delivered"] - down["delivered"] - DELAY) * RATE)
             expect(len(repeats) <= allowed, f"{key}: {len(repeats)} repeats in {up['delivered'] - down['delivered']:.3f} s held")
@@ -203,21 +203,25 @@ def check_the_pads_return_and_hide_keys_finish(guest):
     wait_until(lambda: len(events("keyboard.show")) > shown, "keyboard.show for the PIN", 30, lambda: f"{events()[-5:]}")
     settled()
     for key, view in (("1", "form-pin"), ("return", None), ("2", "form-number")):
-        before = len(events("text.edit"))
+        before, taps = len(events("text.edit")), len(events("touch"))
         screen.play(f"tap {at(*PAD[key])}")
         if view:
             typed = wait_until(lambda: events("text.edit")[before:], f"{key} typed", 30, lambda: f"{events()[-5:]}")
             expect(typed[-1]["view"] == view and typed[-1]["length"] == 1, typed)
         else:
-            time.sleep(1)
+            # The tap delivered (its end in the trace), then the keyboard's new pad on the display.
+            wait_until(lambda: [e for e in events("touch")[taps:] if e["phase"] == "ended"], f"the {key} tap", 30,
+                       lambda: f"{events()[-5:]}")
+            settled()
     expect([(e["view"], e["length"]) for e in events("text.edit")[edits:]] == [("form-pin", 1), ("form-number", 1)],
            events("text.edit")[edits:])
     hidden = len(events("keyboard.hide"))
     screen.play(f"tap {at(*PAD['hide'])}")
     wait_until(lambda: len(events("keyboard.hide")) > hidden, "keyboard.hide", 30, lambda: f"{events()[-5:]}")
     settled()
-    shown = image.load(guest.screendump(0))
-    expect(shown.color_at(640, 700) == (242, 242, 247), f"the keyboard still shows: {shown.color_at(640, 700)}")
+    # Screendumps until the form shows where the keyboard was: under load QEMU can show a frame late.
+    wait_until(lambda: image.load(guest.screendump(0)).color_at(640, 700) == (242, 242, 247), "the keyboard gone from the display",
+               10, lambda: f"the display shows {image.load(guest.screendump(0)).color_at(640, 700)} there")
 
 
 def check_sigterm_stops_it(guest):
