@@ -25,6 +25,11 @@ public struct ControlRequest: Sendable {
 
     /// A line as a request, or the answer that says what is wrong with it.
     static func parse(_ line: ArraySlice<UInt8>, peer: ControlPeer) -> Result<ControlRequest, ControlServer.Refusal> {
+        // An empty line is refused as any malformed line is, not skipped: whoever sent it (a stray newline,
+        // `echo | socat`) waits for an answer, and silence held them until the idle timeout.
+        guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else {
+            return .failure(.init("an empty line is no request; a request is a JSON object on one line, e.g. {\"command\":\"status\"}"))
+        }
         let value: JSONValue
         do { value = try JSONValue.parse(line) } catch { return .failure(.init(error.description)) }
         guard case .object(let members) = value else {

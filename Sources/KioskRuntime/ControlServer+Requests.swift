@@ -101,8 +101,6 @@ extension ControlServer {
     func answer(_ line: ArraySlice<UInt8>, from client: Client) {
         var line = line
         if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        // A blank line is no request (a client's extra newline).
-        guard line.contains(where: { ![0x20, 0x09].contains($0) }) else { return }
         let reply: ControlReply
         switch ControlRequest.parse(line, peer: client.peer) {
         case .failure(let refusal): reply = .now(JSONLine([("ok", .bool(false)), ("error", .string(refusal.message))]))

@@ -16,7 +16,7 @@ import Logging
 /// - more than `Limits.clients` connections: the next ones get an error line and are closed;
 /// - answers piling up unread: an answer is still queued while less than `Limits.pendingOutputBytes` wait
 ///   (so one large screenshot always goes out), beyond that the client is dropped;
-/// - malformed JSON, an unknown command: an error answer, and the connection stays open.
+/// - malformed JSON, an empty line, an unknown command: an error answer, and the connection stays open.
 ///
 /// Peers are checked on accept (`SO_PEERCRED`): root, the kiosk's own user and the members of the socket's
 /// group are answered; anyone else gets one error line and is closed (the socket file's mode 0660 already

@@ -212,14 +212,13 @@ s = connect(); b = [b""]
 rng = random.Random(16)
 data = bytes(rng.randrange(256) for _ in range(200000))
 s.sendall(data + b"\\n")
-expected = 0
-for line in data.split(b"\\n"):
-    line = line[:-1] if line.endswith(b"\\r") else line
-    if line.strip(b" \\t"):
-        expected += 1
+# Every line is answered, an empty one too (it was skipped, and its client waited).
+expected = len(data.split(b"\\n"))
 errors = [read_line(s, b) for _ in range(expected)]
 results["random"] = dict(lines=expected, errors=sum('"ok":false' in (e or "") for e in errors),
                          after=ask(s, {"command": "status"}, b)["ok"])
+s.sendall(b"\\n")
+results["empty"] = read_line(s, b)
 s.close()
 
 # An endless line: one error, then the end of the connection.
@@ -268,6 +267,8 @@ print(json.dumps(results))
 ''')
     random_lines = result["random"]
     expect(random_lines["errors"] == random_lines["lines"] and random_lines["after"], random_lines)
+    expect(result["empty"] == '{"ok":false,"error":"an empty line is no request; a request is a JSON object on one line, '
+           'e.g. {\\"command\\":\\"status\\"}"}', result["empty"])
     endless = result["endless"]
     expect(endless[0] == '{"ok":false,"error":"a request longer than 65536 bytes; closing the connection"}' and endless[1] is None, endless)
     expect(result["clients"] == 200, result["clients"])
@@ -280,7 +281,7 @@ print(json.dumps(results))
     expect(9.5 <= elapsed <= 20, f"the silent client was closed after {elapsed:.1f} s")
     r = kiosk_cli(guest, "status --json")
     expect(r.ok and state["process"].running, r)
-    note(f"random bytes: {random_lines['lines']} lines, each an error, then answered; endless line closed at 64 KiB; "
+    note(f"random bytes: {random_lines['lines']} lines, each an error, then answered; an empty line answered; endless line closed at 64 KiB; "
          f"silent client closed after {elapsed:.1f} s; 200 clients answered; a client that never read was dropped "
          f"after asking {greedy['sent']} times ({greedy['answers_read']} answers were in its socket), another's round "
          f"trip meanwhile median {greedy['median_other_ms']:.1f} ms, slowest {greedy['slowest_other_ms']:.0f} ms")
