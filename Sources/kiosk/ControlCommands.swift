@@ -60,6 +60,11 @@ extension KioskCommand {
             let screen = invocation.values["screen"]
             var request = JSONLine([("command", .string(command.name))])
             var file: String?
+            // Power, brightness and screenshot take one word: a second is named as the mistake, not blamed on
+            // the first (`kiosk brightness 0.5 0.6` said the value was wrong).
+            if words.count > 1, command.name != Self.status.name, command.name != Self.reload.name {
+                throw KioskCommand.usage("unexpected argument \(words[1]) after \(words[0])", command: command)
+            }
             switch command.name {
             case Self.power.name:
                 guard words.count == 1, ["on", "off"].contains(words[0]) else {

@@ -297,4 +297,18 @@ final class RunningKiosk {
         let notSocket = try CommandLineTests.kiosk(["status", "--socket", file])
         #expect(notSocket.status == 3 && notSocket.stderr.contains("no kiosk is listening on \(file)"))
     }
+
+    /// Power, brightness and screenshot take one word; a second is named as the mistake (exit 2, before any
+    /// kiosk is asked), not blamed on the first.
+    @Test func anExtraArgumentIsNamed() throws {
+        for (arguments, message) in [
+            (["brightness", "0.5", "0.6"], "kiosk brightness: unexpected argument 0.6 after 0.5 (kiosk brightness --help)"),
+            (["power", "off", "on"], "kiosk power: unexpected argument on after off (kiosk power --help)"),
+            (["screenshot", "a.png", "b.png"], "kiosk screenshot: unexpected argument b.png after a.png (kiosk screenshot --help)"),
+            (["reload", "now"], "kiosk reload: unexpected argument now (kiosk reload --help)"),
+        ] {
+            let result = try CommandLineTests.kiosk(arguments + ["--socket", "/nonexistent/control"])
+            #expect(result.status == 2 && result.stderr == message + "\n", "\(arguments): \(result.stderr)")
+        }
+    }
 }
