@@ -63,7 +63,14 @@ struct ControlClient {
     }
 
     static func connectProblem(_ code: Int32, path: String) -> String {
-        switch code {
+        // connect(2) says ECONNREFUSED for a path that is no socket at all (a regular file, a directory): what
+        // is there is told first, so that a stopped kiosk is not blamed for someone else's file.
+        var status = stat()
+        if code != ENOENT, stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
+            return "\(path) is \(fileKind(status.st_mode)), not a socket: no kiosk listens there"
+                + " (--socket and control-socket name a kiosk's control socket)"
+        }
+        return switch code {
         case ENOENT:
             "no kiosk is running here: \(path) does not exist (a running kiosk makes it; see control-socket in kiosk.toml)"
         case ECONNREFUSED:

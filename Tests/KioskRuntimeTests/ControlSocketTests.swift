@@ -294,8 +294,15 @@ final class RunningKiosk {
                 "control socket off: \(file) exists and is a regular file, not a socket; it is left as it is (remove it, or set control-socket to another path)"
             ), "\(run.stderr)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
-        let notSocket = try CommandLineTests.kiosk(["status", "--socket", file])
-        #expect(notSocket.status == 3 && notSocket.stderr.contains("no kiosk is listening on \(file)"))
+        // What is there is said: a stopped kiosk was blamed for a regular file (connect says ECONNREFUSED).
+        for (path, kind) in [(file, "a regular file"), (folder.path, "a directory"), ("/dev/null", "a character device")] {
+            let notSocket = try CommandLineTests.kiosk(["status", "--socket", path])
+            #expect(notSocket.status == 3, "\(notSocket.stderr)")
+            #expect(
+                notSocket.stderr
+                    == "kiosk status: \(path) is \(kind), not a socket: no kiosk listens there (--socket and control-socket name a kiosk's control socket)\n"
+            )
+        }
     }
 
     /// Power, brightness and screenshot take one word; a second is named as the mistake (exit 2, before any
