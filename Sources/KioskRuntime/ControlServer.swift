@@ -255,8 +255,11 @@ final class ControlServer {
     }
 
     /// One error line (the socket buffer of a new connection always takes it) and the connection closed.
+    /// It says `"refused":true`: no request of this connection is read, so a client tells this from an
+    /// answer to its request (`kiosk status` exits 3, as when the socket's permissions keep it out).
     private func refuse(_ fd: Int32, _ message: String) {
-        let bytes = Array((Self.errorLine(message) + "\n").utf8)
+        let line = JSONLine([("ok", .bool(false)), ("error", .string(message)), ("refused", .bool(true))]).text
+        let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         close(fd)
     }

@@ -5,7 +5,8 @@ import KioskRuntime
 extension KioskCommand {
     /// `kiosk status`, `power`, `brightness`, `screenshot`, `reload`: clients of the running kiosk's control
     /// socket, each one request and one answer. Exit 0 for an answer that says ok, 1 for one that says what
-    /// went wrong (printed), 3 when there is no kiosk to ask (or the screenshot's file cannot be written).
+    /// went wrong (printed), 3 when there is no kiosk to ask, one that refuses this connection (not allowed,
+    /// too many clients), or the screenshot's file cannot be written.
     struct Control {
         static let socket = Commands.Option.value(
             "socket", placeholder: "path",
@@ -97,6 +98,12 @@ extension KioskCommand {
             }
             if invocation.flags.contains("json") {
                 print(answer.text)
+            }
+            // Refused before any request was read (not allowed, too many clients): nothing was asked, as when
+            // the socket's permissions keep this user out, and the same status says so.
+            if answer.value["refused"]?.bool == true {
+                fail(answer.value["error"]?.string ?? "the kiosk refused the connection: \(answer.text)")
+                throw CommandExit(status: ExitStatus.cannotRun)
             }
             guard answer.value["ok"]?.bool == true else {
                 fail(answer.value["error"]?.string ?? "the kiosk answered: \(answer.text)")
