@@ -52,6 +52,29 @@ extension KioskRuntime {
         }
     }
 
+    /// Opens the control socket the configuration names; one that cannot be opened is logged and the
+    /// kiosk runs without it.
+    func openControlSocket() {
+        guard let path = configuration.controlSocket else {
+            log.info("control socket off (control-socket = \"off\")")
+            return
+        }
+        do {
+            let server = try ControlServer(
+                path: path, group: configuration.controlGroup, clock: application.clock
+            ) { [weak self] request in
+                guard let self else { return .now(JSONLine([("ok", .bool(false)), ("error", .string("the kiosk is stopping"))])) }
+                return self.answer(request)
+            }
+            control = server
+            log.info("control socket \(path) (group \(ControlServer.groupName(server.groupID) ?? String(server.groupID)))")
+        } catch  where error.isExpected {
+            log.notice("control socket off: \(error)")
+        } catch {
+            log.error("control socket off: \(error)")
+        }
+    }
+
     // MARK: status
 
     private func status() -> JSONLine {
