@@ -276,9 +276,19 @@ extension KioskRuntime {
                 .init(
                     "\(path) has \(problems.count) problem(s); the running configuration is kept",
                     extra: [("config", .string(path)), ("problems", list(problems))]))
-        case let .applied(path, applied, restart):
-            return .success(
-                JSONLine([("ok", .bool(true)), ("config", .string(path)), ("applied", list(applied)), ("restart", list(restart))]))
+        case let .applied(read, applied, restart):
+            var line = JSONLine([("ok", .bool(true))])
+            switch read {
+            case .file(let path): line.append("config", .string(path))
+            case .noFile(let path, let onDefaults):
+                // No file: `config` is null (as in `status`), `missing` the path looked at.
+                line.append("config", .null)
+                line.append("missing", .string(path))
+                line.append("defaults", .bool(onDefaults))
+            }
+            line.append("applied", list(applied))
+            line.append("restart", list(restart))
+            return .success(line)
         }
     }
 }

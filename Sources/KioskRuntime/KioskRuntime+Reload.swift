@@ -11,8 +11,30 @@ extension KioskRuntime {
         case nothingToRead
         /// The file has problems (each as the log writes it); the running configuration is kept.
         case rejected(path: String, problems: [String])
-        /// The keys that changed, those applied and those that take a restart.
-        case applied(path: String, applied: [String], needsRestart: [String])
+        /// What was read, and the keys that changed: those applied and those that take a restart.
+        case applied(ReloadSource, applied: [String], needsRestart: [String])
+    }
+
+    /// What a reload read: the file, or no file at the default path (the one path that may be missing).
+    public enum ReloadSource: Equatable, Sendable {
+        case file(String)
+        /// `onDefaults`: every setting has its default; else the `KIOSK_*` variables or the command line set some.
+        case noFile(String, onDefaults: Bool)
+
+        /// What the log and `kiosk reload` say of a reload that `applied` these keys (none: nothing changed
+        /// that applies live). Said the same on both sides: a reload without a file had said the default
+        /// path was read.
+        public func summary(applied: [String]) -> String {
+            let keys = applied.joined(separator: ", ")
+            switch self {
+            case .file(let path):
+                return applied.isEmpty ? "\(path) read, nothing changed that applies live" : "applied \(keys) from \(path)"
+            case .noFile(let path, let onDefaults):
+                let settings = onDefaults ? "its defaults" : "its defaults and what its KIOSK_* variables and command line set"
+                let read = "no configuration file at \(path): the kiosk runs on \(settings)"
+                return read + (applied.isEmpty ? "; nothing changed that applies live" : "; applied \(keys)")
+            }
+        }
     }
 
     /// SIGHUP (and the control socket's `reload`): reads the configuration again (file, environment, then
@@ -55,14 +77,13 @@ extension KioskRuntime {
         router?.reconfigure(loaded)
         let applied = changes.filter { $0.reload == .live }.map(\.key)
         let restart = changes.filter { $0.reload == .restart }.map(\.key)
-        var summary =
-            applied.isEmpty
-            ? "\(trigger): \(source.path) read, nothing changed that applies live"
-            : "\(trigger): applied \(applied.joined(separator: ", ")) from \(source.path)"
+        // Only the default path may be missing: a file named by --config or KIOSK_CONFIG must be there.
+        let read: ReloadSource = loaded.path.map { .file($0) } ?? .noFile(source.path, onDefaults: loaded == .default)
+        var summary = "\(trigger): \(read.summary(applied: applied))"
         if !restart.isEmpty { summary += "; \(restart.joined(separator: ", ")) changed and need a restart" }
         configLog.notice("\(summary)")
         trace?.recordReload(applied: applied, needsRestart: restart, problems: 0)
-        return .applied(path: source.path, applied: applied, needsRestart: restart)
+        return .applied(read, applied: applied, needsRestart: restart)
     }
 
     /// The on-screen keyboard's mode and layout, from the configuration.

@@ -211,12 +211,15 @@ extension KioskCommand {
         }
 
         static func reloadText(_ answer: JSONValue) -> String {
-            let path = answer["config"]?.string ?? "the configuration"
+            let read: KioskRuntime.ReloadSource =
+                if let missing = answer["missing"]?.string {
+                    .noFile(missing, onDefaults: answer["defaults"]?.bool ?? false)
+                } else {
+                    .file(answer["config"]?.string ?? "the configuration")
+                }
             let applied = (answer["applied"]?.array ?? []).compactMap(\.string)
             let restart = (answer["restart"]?.array ?? []).compactMap(\.string)
-            var text =
-                applied.isEmpty
-                ? "\(path) read, nothing changed that applies live" : "applied \(applied.joined(separator: ", ")) from \(path)"
+            var text = read.summary(applied: applied)
             if !restart.isEmpty { text += "\nchanged and need a restart: \(restart.joined(separator: ", "))" }
             return text
         }

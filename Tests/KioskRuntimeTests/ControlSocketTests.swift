@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import KioskRuntime
 import Testing
 
 /// The built kiosk, running headless with its control socket in a temporary folder, and the built
@@ -13,22 +14,23 @@ final class RunningKiosk {
     private let process = Process()
     private let log: URL
 
-    /// Starts `kiosk run` headless with `arguments` added and waits until its socket answers.
-    init(_ arguments: [String] = [], config text: String = "cursor = \"auto\"\n") throws {
+    /// Starts `kiosk run` headless with `arguments` added and waits until its socket answers; with `config`
+    /// nil, with no --config (the default path's file, which may be missing).
+    init(_ arguments: [String] = [], config text: String? = "cursor = \"auto\"\n") throws {
         folder = try CommandLineTests.temporaryFolder()
         socket = folder.appendingPathComponent("control").path
         trace = folder.appendingPathComponent("trace.jsonl")
         config = folder.appendingPathComponent("kiosk.toml")
         shots = folder.appendingPathComponent("shots")
         log = folder.appendingPathComponent("stderr.log")
-        try text.write(to: config, atomically: true, encoding: .utf8)
+        try text?.write(to: config, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = CommandLineTests.binary
         process.arguments =
             [
-                "run", "--config", config.path, "--backend", "headless", "--snapshot-dir", shots.path, "--control-socket", socket,
-                "--trace", trace.path, "--exit-after", "120",
-            ] + arguments
+                "run", "--backend", "headless", "--snapshot-dir", shots.path, "--control-socket", socket, "--trace", trace.path,
+                "--exit-after", "120",
+            ] + (text == nil ? [] : ["--config", config.path]) + arguments
         process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
@@ -217,6 +219,26 @@ final class RunningKiosk {
         #expect(reloads == [0, 0, 1])
         #expect(kiosk.stop() == 0)
         #expect(kiosk.stderr.contains("kiosk reload: applied cursor from \(kiosk.config.path); seat changed and need a restart"))
+    }
+
+    /// A kiosk without a file (none at /etc/kiosk/kiosk.toml, and none named) says so on a reload, and what it
+    /// runs on: it said the default path was read.
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/etc/kiosk/kiosk.toml")))
+    func reloadWithoutAFileSaysThereIsNone() throws {
+        let kiosk = try RunningKiosk(config: nil)
+        let reload = try kiosk.client(["reload"])
+        let said =
+            "no configuration file at /etc/kiosk/kiosk.toml: the kiosk runs on its defaults and what its KIOSK_* variables and command line set"
+        #expect(reload.status == 0 && reload.stdout == said + "; nothing changed that applies live\n", "\(reload.stderr)")
+        let answer = try kiosk.ask(#"{"command":"reload"}"#)
+        #expect(answer["config"] is NSNull && answer["missing"] as? String == "/etc/kiosk/kiosk.toml")
+        #expect(answer["defaults"] as? Bool == false && answer["applied"] as? [String] == [])
+        #expect(kiosk.stop() == 0)
+        #expect(kiosk.stderr.contains("kiosk reload: " + said + "; nothing changed that applies live"), "\(kiosk.stderr)")
+        // Without variables or flags that change anything, it runs on its defaults alone.
+        #expect(
+            KioskRuntime.ReloadSource.noFile("/etc/kiosk/kiosk.toml", onDefaults: true).summary(applied: ["cursor"])
+                == "no configuration file at /etc/kiosk/kiosk.toml: the kiosk runs on its defaults; applied cursor")
     }
 
     /// An edit breaks the file, and `kiosk reload --config FILE` still reaches the kiosk through the file's
