@@ -1,4 +1,5 @@
 import Glibc
+import KioskConfig
 
 /// Why the control socket could not be opened; the kiosk runs on without it.
 struct ControlSocketError: Error, CustomStringConvertible, Equatable {
@@ -20,12 +21,20 @@ struct ControlSocketError: Error, CustomStringConvertible, Equatable {
 
     static func folderMissing(_ path: String) -> ControlSocketError {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let hint = folder == "/run/kiosk" ? "the unit's RuntimeDirectory=kiosk makes it; " : ""
+        let hint = folder == ControlSocketPlace.serviceFolder ? "the unit's RuntimeDirectory=kiosk makes it; " : ""
         var error = ControlSocketError(
-            description: "the folder \(folder.isEmpty ? "/" : folder) does not exist (\(hint)set control-socket to another path, or to off)"
+            description:
+                "the folder \(folder.isEmpty ? "/" : folder) does not exist (\(hint)set control-socket to auto, to another path, or to off)"
         )
         error.isExpected = true
         return error
+    }
+
+    /// The temporary place's folder is there and not one the kiosk would have made (`ControlSocketFolder`).
+    static func notOwnFolder(_ folder: String, _ why: String) -> ControlSocketError {
+        ControlSocketError(
+            description:
+                "\(folder) is not a folder of this user's own: \(why); it is left as it is (remove it, or set control-socket to a path)")
     }
 
     /// Expected outside the unit (the folder is the unit's to make): a notice, not an error.

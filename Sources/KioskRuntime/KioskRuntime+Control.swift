@@ -1,6 +1,8 @@
 import Dispatch
+import Glibc
 import Graphics
 import KioskBackend
+import KioskConfig
 import KioskKit
 import Logging
 
@@ -52,22 +54,50 @@ extension KioskRuntime {
         }
     }
 
-    /// Opens the control socket the configuration names; one that cannot be opened is logged and the
-    /// kiosk runs without it.
+    /// Opens the control socket: at the path the configuration names, else (`auto`) at the first place of
+    /// `ControlSocketPlace` that applies to this process, which the clients look through in the same order.
+    /// One that cannot be opened is logged and the kiosk runs without it.
     func openControlSocket() {
-        guard let path = configuration.controlSocket else {
+        let path: String
+        let group: String?
+        let why: String
+        switch configuration.controlSocket {
+        case .off:
             log.info("control socket off (control-socket = \"off\")")
             return
+        case .path(let named):
+            (path, group, why) = (named, configuration.controlGroup, "control-socket")
+        case .auto:
+            let chosen = ControlSocketPlace.chosen(environment: source?.environment ?? ProcessEnvironment.current(), uid: geteuid())
+            path = chosen.path
+            why = chosen.place.reason
+            // The user's own folders (0700) keep everyone else out whatever the socket's group: a group to
+            // give it is the service's, whose folder the group's members may enter.
+            group = chosen.place == .service ? configuration.controlGroup : nil
+            if chosen.place == .temporary {
+                do throws(ControlSocketError) {
+                    try ControlSocketFolder.prepare(String(path[..<path.lastIndex(of: "/")!]), uid: geteuid())
+                } catch {
+                    log.error("control socket off: \(error)")
+                    return
+                }
+            }
         }
         do {
-            let server = try ControlServer(
-                path: path, group: configuration.controlGroup, clock: application.clock
-            ) { [weak self] request in
+            let server = try ControlServer(path: path, group: group, clock: application.clock) { [weak self] request in
                 guard let self else { return .now(JSONLine([("ok", .bool(false)), ("error", .string("the kiosk is stopping"))])) }
                 return self.answer(request)
             }
             control = server
-            log.info("control socket \(path) (group \(ControlServer.groupName(server.groupID) ?? String(server.groupID)))")
+            let who =
+                if group != nil {
+                    "group \(ControlServer.groupName(server.groupID) ?? String(server.groupID))"
+                } else {
+                    geteuid() == 0 ? "only root reaches it" : "only uid \(geteuid()) and root reach it"
+                }
+            // Said where a person running it by hand looks first; under `auto` the clients look there too.
+            let found = configuration.controlSocket == .auto ? "; kiosk status, power, brightness, screenshot and reload find it" : ""
+            log.info("control socket \(path) (\(why); \(who))\(found)")
         } catch  where error.isExpected {
             log.notice("control socket off: \(error)")
         } catch {

@@ -10,7 +10,9 @@ extension KioskCommand {
     struct Control {
         static let socket = Commands.Option.value(
             "socket", placeholder: "path",
-            help: "The running kiosk's control socket (default: control-socket of the configuration, else /run/kiosk/control).")
+            help:
+                "The running kiosk's control socket (default: control-socket of the configuration, else the first that is there of \(ControlSocketPlace.spelled))."
+        )
         static let screen = Commands.Option.value("screen", help: "Only this screen (a connector name, as `kiosk status` lists them).")
         static let settingsHelp =
             "--config FILE: the configuration whose control-socket to use (default: KIOSK_CONFIG, else /etc/kiosk/kiosk.toml)."
@@ -164,8 +166,8 @@ extension KioskCommand {
             return (words, config)
         }
 
-        /// `--socket`, else the configuration's `control-socket` (the file, then KIOSK_CONTROL_SOCKET), else the
-        /// default. A broken file must not keep anyone from asking the kiosk what it runs, nor from reloading
+        /// `--socket`, else the configuration's `control-socket` (the file, then KIOSK_CONTROL_SOCKET), else
+        /// (`auto`) the first of `ControlSocketPlace`'s places that is there. A broken file must not keep anyone from asking the kiosk what it runs, nor from reloading
         /// it to hear what is wrong: its problems are said, and its `control-socket` is used if nothing is
         /// wrong with that setting (else the variable or the default).
         private func socketPath(configPath: String?) throws(CommandExit) -> String {
@@ -190,11 +192,21 @@ extension KioskCommand {
                     fail("note: \(source.path) has problems (kiosk check-config lists them); its control-socket is fine and used")
                 }
             }
-            guard let path = configuration.controlSocket else {
+            switch configuration.controlSocket {
+            case .off:
                 fail("the control socket is off (control-socket = \"off\"); nothing to ask")
                 throw CommandExit(status: ExitStatus.cannotRun)
+            case .path(let path):
+                return path
+            case .auto:
+                // The places the kiosk chooses from, in its order: the first one there is where it listens.
+                let places = ControlSocketPlace.candidates(environment: environment, uid: geteuid())
+                if let found = places.first(where: ControlClient.mayBeThere) { return found }
+                fail(
+                    "no kiosk is running here: none of \(places.joined(separator: ", ")) exists (a kiosk makes its socket at the first of them that applies to it; --socket or control-socket names another)"
+                )
+                throw CommandExit(status: ExitStatus.cannotRun)
             }
-            return path
         }
 
         private func save(_ answer: JSONValue, to file: String) throws(CommandExit) {
@@ -357,19 +369,5 @@ enum StatusText {
         case ..<86400: return "\(total / 3600) h \(total % 3600 / 60) min"
         default: return "\(total / 86400) d \(total % 86400 / 3600) h"
         }
-    }
-}
-
-/// Whether a file's `control-socket` can be trusted when the file has problems elsewhere.
-enum ControlSocketSetting {
-    /// Why the valid settings' control socket may not be what the file means, or nil when it is: a problem
-    /// with the setting itself (in the file or `KIOSK_CONTROL_SOCKET`), or text the parser could not read
-    /// (its line may be the setting's, skipped), or a file that could not be read at all.
-    static func doubt(_ problems: [ConfigProblem]) -> String? {
-        if problems.contains(where: { $0.keyPath == "control-socket" }) { return "control-socket among them" }
-        let unread = problems.filter { $0.kind == .syntax }
-        if unread.contains(where: { $0.line == nil }) { return "the file could not be read" }
-        if !unread.isEmpty { return "some of it unreadable" }
-        return nil
     }
 }

@@ -15,10 +15,15 @@ final class RunningKiosk {
     private let log: URL
 
     /// Starts `kiosk run` headless with `arguments` added and waits until its socket answers; with `config`
-    /// nil, with no --config (the default path's file, which may be missing).
-    init(_ arguments: [String] = [], config text: String? = "cursor = \"auto\"\n") throws {
-        folder = try CommandLineTests.temporaryFolder()
-        socket = folder.appendingPathComponent("control").path
+    /// nil, with no --config (the default path's file, which may be missing). With `socket`, the kiosk is
+    /// given no --control-socket and is expected to listen there (in `folder`, with `environment` added).
+    init(
+        _ arguments: [String] = [], config text: String? = "cursor = \"auto\"\n", in folder: URL? = nil,
+        environment: [String: String] = [:], socket expected: String? = nil
+    ) throws {
+        self.folder = try folder ?? CommandLineTests.temporaryFolder()
+        let folder = self.folder
+        socket = expected ?? folder.appendingPathComponent("control").path
         trace = folder.appendingPathComponent("trace.jsonl")
         config = folder.appendingPathComponent("kiosk.toml")
         shots = folder.appendingPathComponent("shots")
@@ -28,10 +33,9 @@ final class RunningKiosk {
         process.executableURL = CommandLineTests.binary
         process.arguments =
             [
-                "run", "--backend", "headless", "--snapshot-dir", shots.path, "--control-socket", socket, "--trace", trace.path,
-                "--exit-after", "120",
-            ] + (text == nil ? [] : ["--config", config.path]) + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+                "run", "--backend", "headless", "--snapshot-dir", shots.path, "--trace", trace.path, "--exit-after", "120",
+            ] + (expected == nil ? ["--control-socket", socket] : []) + (text == nil ? [] : ["--config", config.path]) + arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"].merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()

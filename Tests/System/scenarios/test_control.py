@@ -3,7 +3,9 @@ off/on --screen Virtual-2` turning head 1's CRTC off and on while head 0 is left
 the same picture), `kiosk screenshot` of each head equal to QEMU's screendump of it at rotation 0 and 90, the
 socket surviving random bytes, an endless line, a silent client, 200 clients and a client that never reads,
 a user outside the group refused (by the folder's permissions, and by the peer check when those are
-loosened); and a screen's own idle-timeout blanking that head alone."""
+loosened, both exit 3); a screen's own idle-timeout blanking that head alone; and a kiosk run by hand (not
+under systemd: root without XDG_RUNTIME_DIR, a user in a session) listening where its user reaches it, found
+by the commands without --socket."""
 
 import json
 import signal
@@ -19,6 +21,8 @@ GUEST = dict(heads=2)
 TIMEOUT = 600
 
 SOCKET = "/run/kiosk/control"
+# What systemd says to a unit with RuntimeDirectory=kiosk: the kiosk's socket goes to /run/kiosk/control.
+UNIT = {"RUNTIME_DIRECTORY": "/run/kiosk"}
 PYTHON = "/usr/bin/python3"
 state = {}
 
@@ -56,7 +60,7 @@ def start(guest, rotate=""):
     if "Virtual-2 connected" not in guest.run("drmframe --list", timeout=30).stdout:
         guest.set_head_size(1, 1024, 768)
         wait_until(lambda: "Virtual-2 connected" in guest.run("drmframe --list", timeout=30).stdout, "Virtual-2 connected")
-    process, trace = run_kiosk(guest, f"--backend drm --mode Virtual-1=1280x800 --mode Virtual-2=1024x768 {rotate}")
+    process, trace = run_kiosk(guest, f"--backend drm --mode Virtual-1=1280x800 --mode Virtual-2=1024x768 {rotate}", env=UNIT)
     state.update(process=process, trace=trace)
     wait_for_frames(trace, ["Virtual-1", "Virtual-2"])
     wait_until(lambda: guest.run(f"test -S {SOCKET}", timeout=30).ok, "the control socket")
@@ -357,7 +361,7 @@ def check_a_screens_own_idle_timeout_blanks_that_screen_alone(guest):
     config = Path(guest.job_dir) / "own-idle-timeout.toml"
     config.write_text("idle-timeout = 0\n\n[screens.Virtual-2]\nidle-timeout = 4\n")
     process, trace = run_kiosk(
-        guest, f"--backend drm --config {guest.guest_path(config)} --mode Virtual-1=1280x800 --mode Virtual-2=1024x768")
+        guest, f"--backend drm --config {guest.guest_path(config)} --mode Virtual-1=1280x800 --mode Virtual-2=1024x768", env=UNIT)
     state.update(process=process, trace=trace)
     wait_for_frames(trace, ["Virtual-1", "Virtual-2"])
     off = wait_until(lambda: [e for e in events("screen.power") if e["power"] == "off"], "screen.power off", timeout=60)
@@ -372,3 +376,48 @@ def check_a_screens_own_idle_timeout_blanks_that_screen_alone(guest):
     expect(power.get("Virtual-1") == "on" and power.get("Virtual-2") == "off", power)
     stop(state.pop("process"))
     note(f"[screens.Virtual-2] idle-timeout = 4: Virtual-2's CRTC {now['Virtual-2'][0]} ACTIVE=0, Virtual-1's still active")
+
+
+def check_a_kiosk_run_by_hand_is_found_without_a_socket_path(guest):
+    """Not under systemd (no RUNTIME_DIRECTORY), as scripts/run runs it: root without XDG_RUNTIME_DIR (sudo,
+    this guest's agent) listens in /tmp/kiosk-0, a folder of its own (0700); a user in a session in its
+    XDG_RUNTIME_DIR. `kiosk status` finds each without --socket, and one that finds none says where it looked."""
+    if "process" in state:
+        stop(state.pop("process"))
+    users(guest)
+    expect(not guest.run(f"test -e {SOCKET}", timeout=30).ok, "a socket is left at /run/kiosk/control")
+    process, _ = run_kiosk(guest, "--backend headless --snapshot-dir /tmp/by-hand-root")
+    try:
+        wait_until(lambda: guest.run("test -S /tmp/kiosk-0/control", timeout=30).ok, "the socket in /tmp/kiosk-0")
+        expect(guest.run("stat -c %a:%u /tmp/kiosk-0", timeout=30).check().stdout.strip() == "700:0", "/tmp/kiosk-0 not 0700 root's")
+        r = kiosk_cli(guest, "status --json")
+        expect(r.ok and json.loads(r.stdout)["backend"] == "headless", r)
+        expect("control socket /tmp/kiosk-0/control (no XDG_RUNTIME_DIR: in a folder of its user's own; only root reaches it); "
+               "kiosk status, power, brightness, screenshot and reload find it" in process.stderr_so_far(), process.stderr_so_far())
+    finally:
+        stop(process)
+
+    uid = guest.run("id -u member", timeout=30).check().stdout.strip()
+    gid = guest.run("id -g member", timeout=30).check().stdout.strip()
+    runtime = f"/run/user/{uid}"
+    guest.run(f"mkdir -p {runtime} && chown member {runtime} && chmod 0700 {runtime}", timeout=30).check()
+    as_member = f"runuser -u member -- env XDG_RUNTIME_DIR={runtime}"
+    # setpriv execs the kiosk (runuser would stay its parent and die of the SIGTERM it passes on).
+    member = guest.spawn(f"exec setpriv --reuid={uid} --regid={gid} --init-groups env XDG_RUNTIME_DIR={runtime} "
+                         f"{KIOSK} run --backend headless --snapshot-dir /tmp/by-hand-member --exit-after 300")
+    try:
+        wait_until(lambda: guest.run(f"test -S {runtime}/kiosk-control", timeout=30).ok, "the socket in XDG_RUNTIME_DIR",
+                   60, lambda: member.stderr_so_far()[-2000:])
+        r = guest.run(f"{as_member} {KIOSK} power off", timeout=60)
+        expect(r.ok and r.stdout == "HEADLESS-1 off\n", r)
+        # Root without XDG_RUNTIME_DIR looks elsewhere, and says where.
+        r = kiosk_cli(guest, "status")
+        expect(r.status == 3 and r.stderr == "kiosk status: no kiosk is running here: none of /run/kiosk/control, "
+               "/tmp/kiosk-0/control exists (a kiosk makes its socket at the first of them that applies to it; --socket "
+               "or control-socket names another)\n", r)
+    finally:
+        member.signal(signal.SIGTERM, group=False)
+        result = member.wait(30)
+    expect(result.status == 0, result)
+    expect(not guest.run(f"test -e {runtime}/kiosk-control", timeout=30).ok, "the member's socket was left behind")
+    note(f"by hand: root's kiosk in /tmp/kiosk-0/control, member's in {runtime}/kiosk-control, each found by kiosk status")
