@@ -167,9 +167,10 @@ extension KioskCommand {
         }
 
         /// `--socket`, else the configuration's `control-socket` (the file, then KIOSK_CONTROL_SOCKET), else
-        /// (`auto`) the first of `ControlSocketPlace`'s places that is there. A broken file must not keep anyone from asking the kiosk what it runs, nor from reloading
-        /// it to hear what is wrong: its problems are said, and its `control-socket` is used if nothing is
-        /// wrong with that setting (else the variable or the default).
+        /// (`auto`) the first of `ControlSocketPlace`'s places that is there. A broken file must not keep
+        /// anyone from asking the kiosk what it runs, nor from reloading it to hear what is wrong: its problems
+        /// are said, and its `control-socket` is used if nothing is wrong with that setting (else the variable
+        /// or the default).
         private func socketPath(configPath: String?) throws(CommandExit) -> String {
             if let path = invocation.values["socket"] { return path }
             let environment = ProcessEnvironment.current()
