@@ -56,15 +56,15 @@ extension KioskRuntime {
 
     /// Opens the control socket: at the path the configuration names, else (`auto`) at the first place of
     /// `ControlSocketPlace` that applies to this process, which the clients look through in the same order.
-    /// One that cannot be opened is logged and the kiosk runs without it.
-    func openControlSocket() {
+    /// One that cannot be opened is logged (nil: the kiosk runs without it).
+    func makeControlServer() -> ControlServer? {
         let path: String
         let group: String?
         let why: String
         switch configuration.controlSocket {
         case .off:
             log.info("control socket off (control-socket = \"off\")")
-            return
+            return nil
         case .path(let named):
             (path, group, why) = (named, configuration.controlGroup, "control-socket")
         case .auto:
@@ -79,7 +79,7 @@ extension KioskRuntime {
                     try ControlSocketFolder.prepare(String(path[..<path.lastIndex(of: "/")!]), uid: geteuid())
                 } catch {
                     log.error("control socket off: \(error)")
-                    return
+                    return nil
                 }
             }
         }
@@ -88,7 +88,6 @@ extension KioskRuntime {
                 guard let self else { return .now(JSONLine([("ok", .bool(false)), ("error", .string("the kiosk is stopping"))])) }
                 return self.answer(request)
             }
-            control = server
             let who =
                 if group != nil {
                     "group \(ControlServer.groupName(server.groupID) ?? String(server.groupID))"
@@ -98,11 +97,13 @@ extension KioskRuntime {
             // Said where a person running it by hand looks first; under `auto` the clients look there too.
             let found = configuration.controlSocket == .auto ? "; kiosk status, power, brightness, screenshot and reload find it" : ""
             log.info("control socket \(path) (\(why); \(who))\(found)")
+            return server
         } catch  where error.isExpected {
             log.notice("control socket off: \(error)")
         } catch {
             log.error("control socket off: \(error)")
         }
+        return nil
     }
 
     // MARK: status

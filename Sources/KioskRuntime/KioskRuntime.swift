@@ -57,7 +57,7 @@ public final class KioskRuntime {
     /// The screens' TVs following their power over HDMI-CEC (`KioskRuntime+CEC.swift`); real displays only.
     var cec: CECController?
     /// The control socket (`control-socket`), while it is open.
-    var control: ControlServer?
+    private(set) var control: ControlServer?
     private var signalSources: [DispatchSourceSignal] = []
     /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
     private var fallbackWarning: String?
@@ -330,6 +330,11 @@ public final class KioskRuntime {
         // fontconfig or pango.
         try? fonts?.finish()
         exit(status)
+    }
+
+    /// The control socket, opened where `makeControlServer` (KioskRuntime+Control.swift) says.
+    private func openControlSocket() {
+        control = makeControlServer()
     }
 
     private func observeScreens() {
