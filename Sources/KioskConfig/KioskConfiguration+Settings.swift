@@ -301,21 +301,27 @@ extension KioskConfiguration {
         Setting(
             key: "control-socket", fileForm: .string, flag: "--control-socket", environmentVariable: "KIOSK_CONTROL_SOCKET",
             valueName: "PATH",
-            help: "The Unix socket kiosk status, power, screenshot and reload talk to, or off; default: \(defaultControlSocket).",
-            reload: .restart, validText: { _ in "an absolute path of at most \(maximumSocketPathBytes) bytes, or off" },
+            help:
+                "The Unix socket kiosk status, power, screenshot and reload talk to, auto or off; default: auto, \(ControlSocketPlace.spelled).",
+            reload: .restart, validText: { _ in "an absolute path of at most \(maximumSocketPathBytes) bytes, auto or off" },
             parse: { text, configuration, _ in
-                if isOff(text) {
-                    configuration.controlSocket = nil
+                switch text.lowercased() {
+                case offSpelling:
+                    configuration.controlSocket = .off
                     return nil
+                case "auto":
+                    configuration.controlSocket = .auto
+                    return nil
+                default: break
                 }
                 guard text.hasPrefix("/"), text.count > 1 else { return notValid(text) }
                 // sockaddr_un holds 108 bytes with the final NUL: a longer path cannot be bound at all.
                 guard text.utf8.count <= maximumSocketPathBytes else {
                     return ValueProblem("\(ConfigKeyPath.quote(text)) is longer than \(maximumSocketPathBytes) bytes")
                 }
-                configuration.controlSocket = text
+                configuration.controlSocket = .path(text)
                 return nil
-            }, reset: nil, spelled: { $0.controlSocket ?? offSpelling }),
+            }, reset: nil, spelled: { $0.controlSocket.description }),
         Setting(
             key: "control-group", fileForm: .string, flag: "--control-group", environmentVariable: "KIOSK_CONTROL_GROUP",
             valueName: "GROUP",

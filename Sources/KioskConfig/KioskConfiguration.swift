@@ -112,9 +112,9 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var headlessScreens = [HeadlessScreen(name: "HEADLESS-1", mode: DisplayMode(width: 1280, height: 800, refreshRate: 60))]
     /// `--trace FILE`: one JSON line per notification, touch and frame; nil: none (`trace = "off"`, the default).
     public var tracePath: String?
-    /// The control socket the running kiosk listens on (`kiosk status`, `power`, `screenshot`, ...); nil:
-    /// none (`control-socket = "off"`).
-    public var controlSocket: String? = KioskConfiguration.defaultControlSocket
+    /// The control socket the running kiosk listens on (`kiosk status`, `power`, `screenshot`, ...): by
+    /// default the first of `ControlSocketPlace`'s places that applies, else the path named, or none.
+    public var controlSocket: ControlSocket = .auto
     /// The group whose members (besides root and the kiosk's own user) the control socket answers.
     public var controlGroup = "kiosk"
     /// Stop after this many seconds (demos, tests); nil: run until SIGTERM or SIGINT.
@@ -128,9 +128,6 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// Where the file is unless `--config` or `KIOSK_CONFIG` says otherwise.
     public static let defaultPath = "/etc/kiosk/kiosk.toml"
 
-    /// Where the control socket is unless `control-socket` says otherwise: in the directory the unit's
-    /// `RuntimeDirectory=kiosk` makes.
-    public static let defaultControlSocket = "/run/kiosk/control"
     /// The longest path a Unix socket can be bound at (`sockaddr_un.sun_path` is 108 bytes with the NUL).
     public static let maximumSocketPathBytes = 107
 

@@ -1,6 +1,8 @@
 import Dispatch
+import Glibc
 import Graphics
 import KioskBackend
+import KioskConfig
 import KioskKit
 import Logging
 
@@ -50,6 +52,58 @@ extension KioskRuntime {
             trace?.recordControl(command: known ? request.command : "unknown", ok: false)
             return .now(JSONLine([("ok", .bool(false)), ("error", .string(refusal.message))] + refusal.extra))
         }
+    }
+
+    /// Opens the control socket: at the path the configuration names, else (`auto`) at the first place of
+    /// `ControlSocketPlace` that applies to this process, which the clients look through in the same order.
+    /// One that cannot be opened is logged (nil: the kiosk runs without it).
+    func makeControlServer() -> ControlServer? {
+        let path: String
+        let group: String?
+        let why: String
+        switch configuration.controlSocket {
+        case .off:
+            log.info("control socket off (control-socket = \"off\")")
+            return nil
+        case .path(let named):
+            (path, group, why) = (named, configuration.controlGroup, "control-socket")
+        case .auto:
+            let chosen = ControlSocketPlace.chosen(environment: source?.environment ?? ProcessEnvironment.current(), uid: geteuid())
+            path = chosen.path
+            why = chosen.place.reason
+            // The user's own folders (0700) keep everyone else out whatever the socket's group: a group to
+            // give it is the service's, whose folder the group's members may enter.
+            group = chosen.place == .service ? configuration.controlGroup : nil
+            if chosen.place == .temporary {
+                do throws(ControlSocketError) {
+                    try ControlSocketFolder.prepare(String(path[..<path.lastIndex(of: "/")!]), uid: geteuid())
+                } catch {
+                    log.error("control socket off: \(error)")
+                    return nil
+                }
+            }
+        }
+        do {
+            let server = try ControlServer(path: path, group: group, clock: application.clock) { [weak self] request in
+                guard let self else { return .now(JSONLine([("ok", .bool(false)), ("error", .string("the kiosk is stopping"))])) }
+                return self.answer(request)
+            }
+            let who =
+                if group != nil {
+                    "group \(ControlServer.groupName(server.groupID) ?? String(server.groupID))"
+                } else {
+                    geteuid() == 0 ? "only root reaches it" : "only uid \(geteuid()) and root reach it"
+                }
+            // Said where a person running it by hand looks first; under `auto` the clients look there too.
+            let found = configuration.controlSocket == .auto ? "; kiosk status, power, brightness, screenshot and reload find it" : ""
+            log.info("control socket \(path) (\(why); \(who))\(found)")
+            return server
+        } catch  where error.isExpected {
+            log.notice("control socket off: \(error)")
+        } catch {
+            log.error("control socket off: \(error)")
+        }
+        return nil
     }
 
     // MARK: status
@@ -253,9 +307,19 @@ extension KioskRuntime {
                 .init(
                     "\(path) has \(problems.count) problem(s); the running configuration is kept",
                     extra: [("config", .string(path)), ("problems", list(problems))]))
-        case let .applied(path, applied, restart):
-            return .success(
-                JSONLine([("ok", .bool(true)), ("config", .string(path)), ("applied", list(applied)), ("restart", list(restart))]))
+        case let .applied(read, applied, restart):
+            var line = JSONLine([("ok", .bool(true))])
+            switch read {
+            case .file(let path): line.append("config", .string(path))
+            case .noFile(let path, let onDefaults):
+                // No file: `config` is null (as in `status`), `missing` the path looked at.
+                line.append("config", .null)
+                line.append("missing", .string(path))
+                line.append("defaults", .bool(onDefaults))
+            }
+            line.append("applied", list(applied))
+            line.append("restart", list(restart))
+            return .success(line)
         }
     }
 }

@@ -34,7 +34,7 @@ public final class KioskRuntime {
         Vocabulary(apps: apps, backends: displayBackends.map { $0.name }, appSettings: appSettings)
     }
 
-    public private(set) var configuration: KioskConfiguration
+    public internal(set) var configuration: KioskConfiguration
     /// Where the configuration came from, read again on a reload; nil: reloads have nothing to read.
     public let source: ConfigurationSource?
     public let delegate: any ApplicationDelegate
@@ -49,7 +49,7 @@ public final class KioskRuntime {
     private(set) var router: InputRouter?
     private var context: BackendContext!
     private var hasLaunched = false
-    private let service = ServiceManager()
+    let service = ServiceManager()
     private(set) var trace: Trace?
     private(set) var power: PowerManager?
     /// Tells the power schedule when the wall clock is set.
@@ -63,7 +63,7 @@ public final class KioskRuntime {
     /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
     private var fallbackWarning: String?
     private var observations: [NotificationObservation] = []
-    private let log = Logger(label: "kiosk.runtime")
+    let log = Logger(label: "kiosk.runtime")
 
     /// Whether input was asked for at start (`requestInput`), and the latest time it starts at.
     private var inputRequested = false
@@ -306,97 +306,6 @@ public final class KioskRuntime {
     /// The device of the last touch-down.
     public var lastTouchDevice: InputDeviceInfo? { router?.lastTouchDevice }
 
-    // MARK: Reload
-
-    /// What a reload did (for the control socket's `reload` answer).
-    public enum ReloadOutcome: Equatable, Sendable {
-        /// The runtime was made without a configuration source.
-        case nothingToRead
-        /// The file has problems (each as the log writes it); the running configuration is kept.
-        case rejected(path: String, problems: [String])
-        /// The keys that changed, those applied and those that take a restart.
-        case applied(path: String, applied: [String], needsRestart: [String])
-    }
-
-    /// SIGHUP (and the control socket's `reload`): reads the configuration again (file, environment, then
-    /// the command line on top, so what the command line said still wins) and applies what can be applied
-    /// live: modes, rotation, the primary screen, touch mapping and calibration, the cursor, the on-screen
-    /// keyboard, the hotplug debounce, HDMI-CEC and the log level. Settings that need a restart are named in the log,
-    /// the trace and the outcome. A configuration with problems is rejected whole, its problems logged, and
-    /// the running one kept. `trigger` starts the log lines (`SIGHUP`, `kiosk reload`).
-    @discardableResult
-    public func reload(trigger: String = "SIGHUP") -> ReloadOutcome {
-        let configLog = Logger(label: "kiosk.config")
-        guard let source else {
-            configLog.notice("\(trigger): no configuration to read again")
-            return .nothingToRead
-        }
-        service.reloading()
-        defer { service.reloaded(status: statusLine()) }
-        let loaded: KioskConfiguration
-        switch source.load() {
-        case .failure(let errors):
-            for problem in errors.problems { configLog.error("\(problem)") }
-            configLog.error("\(trigger): \(source.path) has \(errors.problems.count) problem(s); keeping the running configuration")
-            trace?.recordReload(applied: [], needsRestart: [], problems: errors.problems.count)
-            return .rejected(path: source.path, problems: errors.problems.map(\.description))
-        case .success(let configuration):
-            loaded = configuration
-        }
-        let changes = Self.changes(from: configuration, to: loaded)
-        configuration = loaded
-        RuntimeLogging.level = loaded.logLevel
-        application.preferredMainScreenName = loaded.primary
-        applyKeyboard(loaded)
-        power?.idleTimeout = TimeInterval(loaded.idleTimeoutSeconds)
-        power?.screenIdleTimeout = screenIdleTimeouts(loaded)
-        power?.power = loaded.power
-        cec?.reconfigure(loaded)
-        power?.dimBrightness = loaded.dimBrightness
-        power?.dimAfter = TimeInterval(loaded.dimAfterSeconds)
-        display?.reconfigure(loaded)
-        router?.reconfigure(loaded)
-        let applied = changes.filter { $0.reload == .live }.map(\.key)
-        let restart = changes.filter { $0.reload == .restart }.map(\.key)
-        var summary =
-            applied.isEmpty
-            ? "\(trigger): \(source.path) read, nothing changed that applies live"
-            : "\(trigger): applied \(applied.joined(separator: ", ")) from \(source.path)"
-        if !restart.isEmpty { summary += "; \(restart.joined(separator: ", ")) changed and need a restart" }
-        configLog.notice("\(summary)")
-        trace?.recordReload(applied: applied, needsRestart: restart, problems: 0)
-        return .applied(path: source.path, applied: applied, needsRestart: restart)
-    }
-
-    /// The on-screen keyboard's mode and layout, from the configuration.
-    private func applyKeyboard(_ configuration: KioskConfiguration) {
-        application.keyboard.mode = OnScreenKeyboardMode(rawValue: configuration.keyboard.rawValue) ?? .auto
-        application.keyboard.language = KeyboardLayout.Language(rawValue: configuration.keyboardLayout.rawValue) ?? .en
-        application.keyRepeat = KeyRepeat(
-            delay: Double(configuration.keyboardRepeatDelayMilliseconds) / 1000, rate: Double(configuration.keyboardRepeatRate))
-    }
-
-    /// A setting that changed: its key, and whether a reload applies it.
-    typealias Change = (key: String, reload: KioskConfiguration.Setting.Reload)
-
-    /// What differs between two configurations.
-    nonisolated static func changes(from old: KioskConfiguration, to new: KioskConfiguration) -> [Change] {
-        var changes = KioskConfiguration.settings.filter { $0.value(in: old) != $0.value(in: new) }.map { ($0.key, $0.reload) }
-        // What the settings' spelling does not show: whole screen sections (EDID, position), calibrations.
-        // Where an entry was written is no setting: moved lines or edited comments change nothing.
-        if old.screens.map(\.ignoringWhereWritten) != new.screens.map(\.ignoringWhereWritten),
-            !changes.contains(where: { ["mode", "rotation", "backlight"].contains($0.0) })
-        {
-            changes.append(("screens", .live))
-        }
-        if old.touch.map(\.ignoringWhereWritten) != new.touch.map(\.ignoringWhereWritten), !changes.contains(where: { $0.0 == "touch" }) {
-            changes.append(("touch", .live))
-        }
-        if old.power.ignoringWhereWritten != new.power.ignoringWhereWritten { changes.append(("power", .live)) }
-        if old.appSettings != new.appSettings { changes.append(("app-settings", .restart)) }
-        return changes.map { (key: $0.0, reload: $0.1) }
-    }
-
     /// What `configuration` says about `screen`: found by its connector name and, where the backend reads
     /// one, by its display's EDID identity.
     private func settings(of screen: Screen, in configuration: KioskConfiguration) -> ResolvedScreen {
@@ -404,12 +313,12 @@ public final class KioskRuntime {
     }
 
     /// Each screen's own `idle-timeout` in `configuration`, found like its other settings (`settings(of:in:)`).
-    private func screenIdleTimeouts(_ configuration: KioskConfiguration) -> @MainActor (Screen) -> TimeInterval? {
+    func screenIdleTimeouts(_ configuration: KioskConfiguration) -> @MainActor (Screen) -> TimeInterval? {
         { [weak self] screen in self?.settings(of: screen, in: configuration).idleTimeoutSeconds.map(TimeInterval.init) }
     }
 
     /// What `systemctl status` shows: the screens and their modes, and a fallback to headless first.
-    private func statusLine() -> String {
+    func statusLine() -> String {
         let screens = application.connectedScreens.map { "\($0.name) \($0.currentMode.map { "\($0)" } ?? "off")" }
         let line = screens.isEmpty ? "running, no display connected" : "running on " + screens.joined(separator: ", ")
         return fallbackWarning.map { "warning: \($0); " + line } ?? line
@@ -443,27 +352,9 @@ public final class KioskRuntime {
         exit(status)
     }
 
-    /// Opens the control socket the configuration names; one that cannot be opened is logged and the
-    /// kiosk runs without it.
+    /// The control socket, opened where `makeControlServer` (KioskRuntime+Control.swift) says.
     private func openControlSocket() {
-        guard let path = configuration.controlSocket else {
-            log.info("control socket off (control-socket = \"off\")")
-            return
-        }
-        do {
-            let server = try ControlServer(
-                path: path, group: configuration.controlGroup, clock: application.clock
-            ) { [weak self] request in
-                guard let self else { return .now(JSONLine([("ok", .bool(false)), ("error", .string("the kiosk is stopping"))])) }
-                return self.answer(request)
-            }
-            control = server
-            log.info("control socket \(path) (group \(ControlServer.groupName(server.groupID) ?? String(server.groupID)))")
-        } catch  where error.isExpected {
-            log.notice("control socket off: \(error)")
-        } catch {
-            log.error("control socket off: \(error)")
-        }
+        control = makeControlServer()
     }
 
     private func observeScreens() {

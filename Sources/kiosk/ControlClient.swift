@@ -62,8 +62,22 @@ struct ControlClient {
         }
     }
 
+    /// Whether something may be at `path`: it exists, or it cannot be told (a folder this user may not
+    /// enter: connecting says "permission denied", which is the answer to give).
+    static func mayBeThere(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 || (errno != ENOENT && errno != ENOTDIR)
+    }
+
     static func connectProblem(_ code: Int32, path: String) -> String {
-        switch code {
+        // connect(2) says ECONNREFUSED for a path that is no socket at all (a regular file, a directory): what
+        // is there is told first, so that a stopped kiosk is not blamed for someone else's file.
+        var status = stat()
+        if code != ENOENT, stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
+            return "\(path) is \(fileKind(status.st_mode)), not a socket: no kiosk listens there"
+                + " (--socket and control-socket name a kiosk's control socket)"
+        }
+        return switch code {
         case ENOENT:
             "no kiosk is running here: \(path) does not exist (a running kiosk makes it; see control-socket in kiosk.toml)"
         case ECONNREFUSED:
@@ -75,5 +89,19 @@ struct ControlClient {
         default:
             "cannot connect to \(path): \(String(cString: strerror(code)))"
         }
+    }
+}
+
+/// Whether a file's `control-socket` can be trusted when the file has problems elsewhere.
+enum ControlSocketSetting {
+    /// Why the valid settings' control socket may not be what the file means, or nil when it is: a problem
+    /// with the setting itself (in the file or `KIOSK_CONTROL_SOCKET`), or text the parser could not read
+    /// (its line may be the setting's, skipped), or a file that could not be read at all.
+    static func doubt(_ problems: [ConfigProblem]) -> String? {
+        if problems.contains(where: { $0.keyPath == "control-socket" }) { return "control-socket among them" }
+        let unread = problems.filter { $0.kind == .syntax }
+        if unread.contains(where: { $0.line == nil }) { return "the file could not be read" }
+        if !unread.isEmpty { return "some of it unreadable" }
+        return nil
     }
 }

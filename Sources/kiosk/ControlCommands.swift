@@ -5,11 +5,14 @@ import KioskRuntime
 extension KioskCommand {
     /// `kiosk status`, `power`, `brightness`, `screenshot`, `reload`: clients of the running kiosk's control
     /// socket, each one request and one answer. Exit 0 for an answer that says ok, 1 for one that says what
-    /// went wrong (printed), 3 when there is no kiosk to ask (or the screenshot's file cannot be written).
+    /// went wrong (printed), 3 when there is no kiosk to ask, one that refuses this connection (not allowed,
+    /// too many clients), or the screenshot's file cannot be written.
     struct Control {
         static let socket = Commands.Option.value(
             "socket", placeholder: "path",
-            help: "The running kiosk's control socket (default: control-socket of the configuration, else /run/kiosk/control).")
+            help:
+                "The running kiosk's control socket (default: control-socket of the configuration, else the first that is there of \(ControlSocketPlace.spelled))."
+        )
         static let screen = Commands.Option.value("screen", help: "Only this screen (a connector name, as `kiosk status` lists them).")
         static let settingsHelp =
             "--config FILE: the configuration whose control-socket to use (default: KIOSK_CONFIG, else /etc/kiosk/kiosk.toml)."
@@ -60,6 +63,11 @@ extension KioskCommand {
             let screen = invocation.values["screen"]
             var request = JSONLine([("command", .string(command.name))])
             var file: String?
+            // Power, brightness and screenshot take one word: a second is named as the mistake, not blamed on
+            // the first (`kiosk brightness 0.5 0.6` said the value was wrong).
+            if words.count > 1, command.name != Self.status.name, command.name != Self.reload.name {
+                throw KioskCommand.usage("unexpected argument \(words[1]) after \(words[0])", command: command)
+            }
             switch command.name {
             case Self.power.name:
                 guard words.count == 1, ["on", "off"].contains(words[0]) else {
@@ -92,6 +100,12 @@ extension KioskCommand {
             }
             if invocation.flags.contains("json") {
                 print(answer.text)
+            }
+            // Refused before any request was read (not allowed, too many clients): nothing was asked, as when
+            // the socket's permissions keep this user out, and the same status says so.
+            if answer.value["refused"]?.bool == true {
+                fail(answer.value["error"]?.string ?? "the kiosk refused the connection: \(answer.text)")
+                throw CommandExit(status: ExitStatus.cannotRun)
             }
             guard answer.value["ok"]?.bool == true else {
                 fail(answer.value["error"]?.string ?? "the kiosk answered: \(answer.text)")
@@ -152,10 +166,11 @@ extension KioskCommand {
             return (words, config)
         }
 
-        /// `--socket`, else the configuration's `control-socket` (the file, then KIOSK_CONTROL_SOCKET), else the
-        /// default. A broken file must not keep anyone from asking the kiosk what it runs, nor from reloading
-        /// it to hear what is wrong: its problems are said, and its `control-socket` is used if nothing is
-        /// wrong with that setting (else the variable or the default).
+        /// `--socket`, else the configuration's `control-socket` (the file, then KIOSK_CONTROL_SOCKET), else
+        /// (`auto`) the first of `ControlSocketPlace`'s places that is there. A broken file must not keep
+        /// anyone from asking the kiosk what it runs, nor from reloading it to hear what is wrong: its problems
+        /// are said, and its `control-socket` is used if nothing is wrong with that setting (else the variable
+        /// or the default).
         private func socketPath(configPath: String?) throws(CommandExit) -> String {
             if let path = invocation.values["socket"] { return path }
             let environment = ProcessEnvironment.current()
@@ -178,11 +193,21 @@ extension KioskCommand {
                     fail("note: \(source.path) has problems (kiosk check-config lists them); its control-socket is fine and used")
                 }
             }
-            guard let path = configuration.controlSocket else {
+            switch configuration.controlSocket {
+            case .off:
                 fail("the control socket is off (control-socket = \"off\"); nothing to ask")
                 throw CommandExit(status: ExitStatus.cannotRun)
+            case .path(let path):
+                return path
+            case .auto:
+                // The places the kiosk chooses from, in its order: the first one there is where it listens.
+                let places = ControlSocketPlace.candidates(environment: environment, uid: geteuid())
+                if let found = places.first(where: ControlClient.mayBeThere) { return found }
+                fail(
+                    "no kiosk is running here: none of \(places.joined(separator: ", ")) exists (a kiosk makes its socket at the first of them that applies to it; --socket or control-socket names another)"
+                )
+                throw CommandExit(status: ExitStatus.cannotRun)
             }
-            return path
         }
 
         private func save(_ answer: JSONValue, to file: String) throws(CommandExit) {
@@ -199,12 +224,15 @@ extension KioskCommand {
         }
 
         static func reloadText(_ answer: JSONValue) -> String {
-            let path = answer["config"]?.string ?? "the configuration"
+            let read: KioskRuntime.ReloadSource =
+                if let missing = answer["missing"]?.string {
+                    .noFile(missing, onDefaults: answer["defaults"]?.bool ?? false)
+                } else {
+                    .file(answer["config"]?.string ?? "the configuration")
+                }
             let applied = (answer["applied"]?.array ?? []).compactMap(\.string)
             let restart = (answer["restart"]?.array ?? []).compactMap(\.string)
-            var text =
-                applied.isEmpty
-                ? "\(path) read, nothing changed that applies live" : "applied \(applied.joined(separator: ", ")) from \(path)"
+            var text = read.summary(applied: applied)
             if !restart.isEmpty { text += "\nchanged and need a restart: \(restart.joined(separator: ", "))" }
             return text
         }
@@ -342,19 +370,5 @@ enum StatusText {
         case ..<86400: return "\(total / 3600) h \(total % 3600 / 60) min"
         default: return "\(total / 86400) d \(total % 86400 / 3600) h"
         }
-    }
-}
-
-/// Whether a file's `control-socket` can be trusted when the file has problems elsewhere.
-enum ControlSocketSetting {
-    /// Why the valid settings' control socket may not be what the file means, or nil when it is: a problem
-    /// with the setting itself (in the file or `KIOSK_CONTROL_SOCKET`), or text the parser could not read
-    /// (its line may be the setting's, skipped), or a file that could not be read at all.
-    static func doubt(_ problems: [ConfigProblem]) -> String? {
-        if problems.contains(where: { $0.keyPath == "control-socket" }) { return "control-socket among them" }
-        let unread = problems.filter { $0.kind == .syntax }
-        if unread.contains(where: { $0.line == nil }) { return "the file could not be read" }
-        if !unread.isEmpty { return "some of it unreadable" }
-        return nil
     }
 }

@@ -207,7 +207,8 @@ import Testing
             commandLine: try Self.parse(["--config", file.path, "--primary", "HDMI-A-1"]), environment: ["KIOSK_SEAT": "seat2"],
             vocabulary: kioskVocabulary)
         let settings = source.readValidSettings()
-        #expect(settings.configuration.controlSocket == "/tmp/k" && settings.configuration.cursor == KioskConfiguration.default.cursor)
+        #expect(
+            settings.configuration.controlSocket == .path("/tmp/k") && settings.configuration.cursor == KioskConfiguration.default.cursor)
         #expect(settings.configuration.seat == "seat2" && settings.configuration.primary == "HDMI-A-1")
         guard case .failure(let errors) = source.load() else {
             Issue.record("a file with a problem loaded")

@@ -218,6 +218,27 @@ import Testing
         #expect(result.status == 0 && result.stdout == "\(example.path): OK\n", "\(result.stdout)\(result.stderr)")
     }
 
+    /// Kiosk/headless.toml runs as it is on a machine without a display, a card or a seat (Kiosk/kiosk.toml is
+    /// a board's: here it stops with exit 3, at its trace file in /run/kiosk, then at its DRM card): every
+    /// key valid, its snapshots written where it runs, its control socket where its user reaches it.
+    @Test func theHeadlessExampleRunsHere() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Kiosk/headless.toml")
+        let check = try CommandLineTests.kiosk(["check-config", "--config", example.path])
+        #expect(check.status == 0 && check.stdout == "\(example.path): OK\n", "\(check.stdout)\(check.stderr)")
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try CommandLineTests.run(
+            CommandLineTests.binary, ["run", "--config", example.path, "--exit-after", "1"],
+            environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "XDG_RUNTIME_DIR": folder.path], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        for name in ["HEADLESS-1", "HDMI-A-2"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("snapshots/\(name).png").path), "\(name)")
+        }
+        #expect(run.stderr.contains("control socket \(folder.path)/kiosk-control (in XDG_RUNTIME_DIR;"), "\(run.stderr)")
+        #expect(!run.stderr.contains(" warning ") && !run.stderr.contains(" error "), "\(run.stderr)")
+    }
+
     @Test func runWithAnInvalidFileExitsTwoWithTheSameMessages() throws {
         let file = try Self.write(Self.bad)
         let folder = file.deletingLastPathComponent()

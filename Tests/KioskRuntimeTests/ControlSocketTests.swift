@@ -1,5 +1,6 @@
 import Foundation
 import Graphics
+import KioskRuntime
 import Testing
 
 /// The built kiosk, running headless with its control socket in a temporary folder, and the built
@@ -13,23 +14,28 @@ final class RunningKiosk {
     private let process = Process()
     private let log: URL
 
-    /// Starts `kiosk run` headless with `arguments` added and waits until its socket answers.
-    init(_ arguments: [String] = [], config text: String = "cursor = \"auto\"\n") throws {
-        folder = try CommandLineTests.temporaryFolder()
-        socket = folder.appendingPathComponent("control").path
+    /// Starts `kiosk run` headless with `arguments` added and waits until its socket answers; with `config`
+    /// nil, with no --config (the default path's file, which may be missing). With `socket`, the kiosk is
+    /// given no --control-socket and is expected to listen there (in `folder`, with `environment` added).
+    init(
+        _ arguments: [String] = [], config text: String? = "cursor = \"auto\"\n", in folder: URL? = nil,
+        environment: [String: String] = [:], socket expected: String? = nil
+    ) throws {
+        self.folder = try folder ?? CommandLineTests.temporaryFolder()
+        let folder = self.folder
+        socket = expected ?? folder.appendingPathComponent("control").path
         trace = folder.appendingPathComponent("trace.jsonl")
         config = folder.appendingPathComponent("kiosk.toml")
         shots = folder.appendingPathComponent("shots")
         log = folder.appendingPathComponent("stderr.log")
-        try text.write(to: config, atomically: true, encoding: .utf8)
+        try text?.write(to: config, atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = CommandLineTests.binary
         process.arguments =
             [
-                "run", "--config", config.path, "--backend", "headless", "--snapshot-dir", shots.path, "--control-socket", socket,
-                "--trace", trace.path, "--exit-after", "120",
-            ] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+                "run", "--backend", "headless", "--snapshot-dir", shots.path, "--trace", trace.path, "--exit-after", "120",
+            ] + (expected == nil ? ["--control-socket", socket] : []) + (text == nil ? [] : ["--config", config.path]) + arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"].merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
@@ -219,6 +225,26 @@ final class RunningKiosk {
         #expect(kiosk.stderr.contains("kiosk reload: applied cursor from \(kiosk.config.path); seat changed and need a restart"))
     }
 
+    /// A kiosk without a file (none at /etc/kiosk/kiosk.toml, and none named) says so on a reload, and what it
+    /// runs on: it said the default path was read.
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/etc/kiosk/kiosk.toml")))
+    func reloadWithoutAFileSaysThereIsNone() throws {
+        let kiosk = try RunningKiosk(config: nil)
+        let reload = try kiosk.client(["reload"])
+        let said =
+            "no configuration file at /etc/kiosk/kiosk.toml: the kiosk runs on its defaults and what its KIOSK_* variables and command line set"
+        #expect(reload.status == 0 && reload.stdout == said + "; nothing changed that applies live\n", "\(reload.stderr)")
+        let answer = try kiosk.ask(#"{"command":"reload"}"#)
+        #expect(answer["config"] is NSNull && answer["missing"] as? String == "/etc/kiosk/kiosk.toml")
+        #expect(answer["defaults"] as? Bool == false && answer["applied"] as? [String] == [])
+        #expect(kiosk.stop() == 0)
+        #expect(kiosk.stderr.contains("kiosk reload: " + said + "; nothing changed that applies live"), "\(kiosk.stderr)")
+        // Without variables or flags that change anything, it runs on its defaults alone.
+        #expect(
+            KioskRuntime.ReloadSource.noFile("/etc/kiosk/kiosk.toml", onDefaults: true).summary(applied: ["cursor"])
+                == "no configuration file at /etc/kiosk/kiosk.toml: the kiosk runs on its defaults; applied cursor")
+    }
+
     /// An edit breaks the file, and `kiosk reload --config FILE` still reaches the kiosk through the file's
     /// `control-socket` to hear what is wrong. Only a problem with that setting, or text the parser could
     /// not read, sends the client to KIOSK_CONTROL_SOCKET or the default instead, and it says so.
@@ -294,7 +320,28 @@ final class RunningKiosk {
                 "control socket off: \(file) exists and is a regular file, not a socket; it is left as it is (remove it, or set control-socket to another path)"
             ), "\(run.stderr)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
-        let notSocket = try CommandLineTests.kiosk(["status", "--socket", file])
-        #expect(notSocket.status == 3 && notSocket.stderr.contains("no kiosk is listening on \(file)"))
+        // What is there is said: a stopped kiosk was blamed for a regular file (connect says ECONNREFUSED).
+        for (path, kind) in [(file, "a regular file"), (folder.path, "a directory"), ("/dev/null", "a character device")] {
+            let notSocket = try CommandLineTests.kiosk(["status", "--socket", path])
+            #expect(notSocket.status == 3, "\(notSocket.stderr)")
+            #expect(
+                notSocket.stderr
+                    == "kiosk status: \(path) is \(kind), not a socket: no kiosk listens there (--socket and control-socket name a kiosk's control socket)\n"
+            )
+        }
+    }
+
+    /// Power, brightness and screenshot take one word; a second is named as the mistake (exit 2, before any
+    /// kiosk is asked), not blamed on the first.
+    @Test func anExtraArgumentIsNamed() throws {
+        for (arguments, message) in [
+            (["brightness", "0.5", "0.6"], "kiosk brightness: unexpected argument 0.6 after 0.5 (kiosk brightness --help)"),
+            (["power", "off", "on"], "kiosk power: unexpected argument on after off (kiosk power --help)"),
+            (["screenshot", "a.png", "b.png"], "kiosk screenshot: unexpected argument b.png after a.png (kiosk screenshot --help)"),
+            (["reload", "now"], "kiosk reload: unexpected argument now (kiosk reload --help)"),
+        ] {
+            let result = try CommandLineTests.kiosk(arguments + ["--socket", "/nonexistent/control"])
+            #expect(result.status == 2 && result.stderr == message + "\n", "\(arguments): \(result.stderr)")
+        }
     }
 }

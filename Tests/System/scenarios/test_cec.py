@@ -207,7 +207,9 @@ def check_a_tv_that_drops_hotplug_detect_in_standby_is_woken(guest):
     # one suspect is virtio-gpu's guest driver, which clears its pending display events only after asking for
     # the display info, so an event that comes in between is cleared unseen.
     guest.set_head_size(0, 1280, 800)
-    process, trace = run_kiosk(guest, f"--backend drm --idle-timeout {IDLE} --config {guest.guest_path(config)}")
+    # RUNTIME_DIRECTORY as systemd sets it for the unit's RuntimeDirectory=kiosk: the socket is /run/kiosk/control.
+    process, trace = run_kiosk(
+        guest, f"--backend drm --idle-timeout {IDLE} --config {guest.guest_path(config)}", env={"RUNTIME_DIRECTORY": "/run/kiosk"})
     state.update(process=process, trace=trace)
     tail = lambda: f"trace: {events()[-6:]}\nbus: " + monitor(guest).stdout_so_far()[-1500:]   # the trace first: a long failure is cut
     standby, wake, active = [0x40, 0x36], [0x40, 0x04], [0x4f, 0x82, 0x10, 0x00]

@@ -3,7 +3,9 @@ off/on --screen Virtual-2` turning head 1's CRTC off and on while head 0 is left
 the same picture), `kiosk screenshot` of each head equal to QEMU's screendump of it at rotation 0 and 90, the
 socket surviving random bytes, an endless line, a silent client, 200 clients and a client that never reads,
 a user outside the group refused (by the folder's permissions, and by the peer check when those are
-loosened); and a screen's own idle-timeout blanking that head alone."""
+loosened, both exit 3); a screen's own idle-timeout blanking that head alone; and a kiosk run by hand (not
+under systemd: root without XDG_RUNTIME_DIR, a user in a session) listening where its user reaches it, found
+by the commands without --socket."""
 
 import json
 import signal
@@ -19,6 +21,8 @@ GUEST = dict(heads=2)
 TIMEOUT = 600
 
 SOCKET = "/run/kiosk/control"
+# What systemd says to a unit with RuntimeDirectory=kiosk: the kiosk's socket goes to /run/kiosk/control.
+UNIT = {"RUNTIME_DIRECTORY": "/run/kiosk"}
 PYTHON = "/usr/bin/python3"
 state = {}
 
@@ -56,7 +60,7 @@ def start(guest, rotate=""):
     if "Virtual-2 connected" not in guest.run("drmframe --list", timeout=30).stdout:
         guest.set_head_size(1, 1024, 768)
         wait_until(lambda: "Virtual-2 connected" in guest.run("drmframe --list", timeout=30).stdout, "Virtual-2 connected")
-    process, trace = run_kiosk(guest, f"--backend drm --mode Virtual-1=1280x800 --mode Virtual-2=1024x768 {rotate}")
+    process, trace = run_kiosk(guest, f"--backend drm --mode Virtual-1=1280x800 --mode Virtual-2=1024x768 {rotate}", env=UNIT)
     state.update(process=process, trace=trace)
     wait_for_frames(trace, ["Virtual-1", "Virtual-2"])
     wait_until(lambda: guest.run(f"test -S {SOCKET}", timeout=30).ok, "the control socket")
@@ -212,14 +216,13 @@ s = connect(); b = [b""]
 rng = random.Random(16)
 data = bytes(rng.randrange(256) for _ in range(200000))
 s.sendall(data + b"\\n")
-expected = 0
-for line in data.split(b"\\n"):
-    line = line[:-1] if line.endswith(b"\\r") else line
-    if line.strip(b" \\t"):
-        expected += 1
+# Every line is answered, an empty one too (it was skipped, and its client waited).
+expected = len(data.split(b"\\n"))
 errors = [read_line(s, b) for _ in range(expected)]
 results["random"] = dict(lines=expected, errors=sum('"ok":false' in (e or "") for e in errors),
                          after=ask(s, {"command": "status"}, b)["ok"])
+s.sendall(b"\\n")
+results["empty"] = read_line(s, b)
 s.close()
 
 # An endless line: one error, then the end of the connection.
@@ -268,6 +271,8 @@ print(json.dumps(results))
 ''')
     random_lines = result["random"]
     expect(random_lines["errors"] == random_lines["lines"] and random_lines["after"], random_lines)
+    expect(result["empty"] == '{"ok":false,"error":"an empty line is no request; a request is a JSON object on one line, '
+           'e.g. {\\"command\\":\\"status\\"}"}', result["empty"])
     endless = result["endless"]
     expect(endless[0] == '{"ok":false,"error":"a request longer than 65536 bytes; closing the connection"}' and endless[1] is None, endless)
     expect(result["clients"] == 200, result["clients"])
@@ -280,7 +285,7 @@ print(json.dumps(results))
     expect(9.5 <= elapsed <= 20, f"the silent client was closed after {elapsed:.1f} s")
     r = kiosk_cli(guest, "status --json")
     expect(r.ok and state["process"].running, r)
-    note(f"random bytes: {random_lines['lines']} lines, each an error, then answered; endless line closed at 64 KiB; "
+    note(f"random bytes: {random_lines['lines']} lines, each an error, then answered; an empty line answered; endless line closed at 64 KiB; "
          f"silent client closed after {elapsed:.1f} s; 200 clients answered; a client that never read was dropped "
          f"after asking {greedy['sent']} times ({greedy['answers_read']} answers were in its socket), another's round "
          f"trip meanwhile median {greedy['median_other_ms']:.1f} ms, slowest {greedy['slowest_other_ms']:.0f} ms")
@@ -320,7 +325,8 @@ def check_a_user_outside_the_group_is_refused(guest):
     try:
         r = kiosk_cli(guest, "power off", user="outsider")
         uid = guest.run("id -u outsider", timeout=30).check().stdout.strip()
-        expect(r.status == 1 and r.stderr == f"kiosk power: not allowed: uid {uid} is not root, not the kiosk's user and not a "
+        # The same status as when the folder's permissions keep them out: this user may not ask, either way.
+        expect(r.status == 3 and r.stderr == f"kiosk power: not allowed: uid {uid} is not root, not the kiosk's user and not a "
                "member of the group kiosk\n", r)
         expect(all(e["power"] != "off" or e["screen"] == "Virtual-2" for e in events("screen.power")), events("screen.power"))
     finally:
@@ -355,7 +361,7 @@ def check_a_screens_own_idle_timeout_blanks_that_screen_alone(guest):
     config = Path(guest.job_dir) / "own-idle-timeout.toml"
     config.write_text("idle-timeout = 0\n\n[screens.Virtual-2]\nidle-timeout = 4\n")
     process, trace = run_kiosk(
-        guest, f"--backend drm --config {guest.guest_path(config)} --mode Virtual-1=1280x800 --mode Virtual-2=1024x768")
+        guest, f"--backend drm --config {guest.guest_path(config)} --mode Virtual-1=1280x800 --mode Virtual-2=1024x768", env=UNIT)
     state.update(process=process, trace=trace)
     wait_for_frames(trace, ["Virtual-1", "Virtual-2"])
     off = wait_until(lambda: [e for e in events("screen.power") if e["power"] == "off"], "screen.power off", timeout=60)
@@ -370,3 +376,48 @@ def check_a_screens_own_idle_timeout_blanks_that_screen_alone(guest):
     expect(power.get("Virtual-1") == "on" and power.get("Virtual-2") == "off", power)
     stop(state.pop("process"))
     note(f"[screens.Virtual-2] idle-timeout = 4: Virtual-2's CRTC {now['Virtual-2'][0]} ACTIVE=0, Virtual-1's still active")
+
+
+def check_a_kiosk_run_by_hand_is_found_without_a_socket_path(guest):
+    """Not under systemd (no RUNTIME_DIRECTORY), as scripts/run runs it: root without XDG_RUNTIME_DIR (sudo,
+    this guest's agent) listens in /tmp/kiosk-0, a folder of its own (0700); a user in a session in its
+    XDG_RUNTIME_DIR. `kiosk status` finds each without --socket, and one that finds none says where it looked."""
+    if "process" in state:
+        stop(state.pop("process"))
+    users(guest)
+    expect(not guest.run(f"test -e {SOCKET}", timeout=30).ok, "a socket is left at /run/kiosk/control")
+    process, _ = run_kiosk(guest, "--backend headless --snapshot-dir /tmp/by-hand-root")
+    try:
+        wait_until(lambda: guest.run("test -S /tmp/kiosk-0/control", timeout=30).ok, "the socket in /tmp/kiosk-0")
+        expect(guest.run("stat -c %a:%u /tmp/kiosk-0", timeout=30).check().stdout.strip() == "700:0", "/tmp/kiosk-0 not 0700 root's")
+        r = kiosk_cli(guest, "status --json")
+        expect(r.ok and json.loads(r.stdout)["backend"] == "headless", r)
+        expect("control socket /tmp/kiosk-0/control (no XDG_RUNTIME_DIR: in a folder of its user's own; only root reaches it); "
+               "kiosk status, power, brightness, screenshot and reload find it" in process.stderr_so_far(), process.stderr_so_far())
+    finally:
+        stop(process)
+
+    uid = guest.run("id -u member", timeout=30).check().stdout.strip()
+    gid = guest.run("id -g member", timeout=30).check().stdout.strip()
+    runtime = f"/run/user/{uid}"
+    guest.run(f"mkdir -p {runtime} && chown member {runtime} && chmod 0700 {runtime}", timeout=30).check()
+    as_member = f"runuser -u member -- env XDG_RUNTIME_DIR={runtime}"
+    # setpriv execs the kiosk (runuser would stay its parent and die of the SIGTERM it passes on).
+    member = guest.spawn(f"exec setpriv --reuid={uid} --regid={gid} --init-groups env XDG_RUNTIME_DIR={runtime} "
+                         f"{KIOSK} run --backend headless --snapshot-dir /tmp/by-hand-member --exit-after 300")
+    try:
+        wait_until(lambda: guest.run(f"test -S {runtime}/kiosk-control", timeout=30).ok, "the socket in XDG_RUNTIME_DIR",
+                   60, lambda: member.stderr_so_far()[-2000:])
+        r = guest.run(f"{as_member} {KIOSK} power off", timeout=60)
+        expect(r.ok and r.stdout == "HEADLESS-1 off\n", r)
+        # Root without XDG_RUNTIME_DIR looks elsewhere, and says where.
+        r = kiosk_cli(guest, "status")
+        expect(r.status == 3 and r.stderr == "kiosk status: no kiosk is running here: none of /run/kiosk/control, "
+               "/tmp/kiosk-0/control exists (a kiosk makes its socket at the first of them that applies to it; --socket "
+               "or control-socket names another)\n", r)
+    finally:
+        member.signal(signal.SIGTERM, group=False)
+        result = member.wait(30)
+    expect(result.status == 0, result)
+    expect(not guest.run(f"test -e {runtime}/kiosk-control", timeout=30).ok, "the member's socket was left behind")
+    note(f"by hand: root's kiosk in /tmp/kiosk-0/control, member's in {runtime}/kiosk-control, each found by kiosk status")
