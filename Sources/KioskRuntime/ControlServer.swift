@@ -245,6 +245,13 @@ final class ControlServer {
             guard let self, let client, self.clients[ObjectIdentifier(client)] != nil else { return }
             // A client waiting for an answer being made is not silent: its time counts from the answer.
             if client.isWaitingForReply { client.lastActivity = self.clock.now }
+            // Nor is one whose request came while the main queue was held longer than the timeout (a loaded
+            // machine), its read source and this timer both due: the request is read now, and answered.
+            if !client.isReadingPaused, Self.hasUnreadBytes(client.fd) {
+                self.read(client)
+                if self.clients[ObjectIdentifier(client)] != nil { self.scheduleIdleCheck(client) }
+                return
+            }
             guard self.clock.now >= client.lastActivity + self.limits.idleTimeout else {
                 self.scheduleIdleCheck(client)
                 return
@@ -252,6 +259,12 @@ final class ControlServer {
             self.log.info("control socket: \(client.peer) closed after \(Self.seconds(self.limits.idleTimeout)) s without a request")
             self.finish(client, with: "closed after \(Self.seconds(self.limits.idleTimeout)) s without a request")
         }
+    }
+
+    /// Whether bytes wait unread in the socket (`recv` with `MSG_PEEK`, which leaves them there).
+    private static func hasUnreadBytes(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
     /// One error line (the socket buffer of a new connection always takes it) and the connection closed.

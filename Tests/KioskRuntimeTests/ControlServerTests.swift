@@ -17,8 +17,17 @@ import Testing
     /// Runs `body` with a server at a fresh path answering `{"ok":true,"command":NAME}` (`big` adds 200 kB,
     /// `medium` 2 kB, `slow` is answered 0.2 s later), stopped and its folder removed after; `handled`
     /// records each command as the server hands it to the handler.
+    /// The server's limits, with a silent client's time long enough that a loaded machine (the main queue
+    /// shared with the tests beside, held for seconds) never closes one on the real clock: the tests of
+    /// silence run on a manual clock, with the server's own limits.
+    static var limits: ControlServer.Limits {
+        var limits = ControlServer.Limits()
+        limits.idleTimeout = 600
+        return limits
+    }
+
     func serving(
-        _ limits: ControlServer.Limits = .init(), clock: any FrameClock = MonotonicClock(), recording handled: Handled? = nil,
+        _ limits: ControlServer.Limits = Self.limits, clock: any FrameClock = MonotonicClock(), recording handled: Handled? = nil,
         _ body: (ControlServer, String) async throws -> Void
     ) async throws {
         let folder = try CommandLineTests.temporaryFolder()
@@ -188,7 +197,7 @@ import Testing
         let clock = ManualClock(now: 100)
         let closed = #"{"ok":false,"error":"closed after 10 s without a request"}"#
         let pong = #"{"ok":true,"command":"ping"}"#
-        try await serving(clock: clock) { server, path in
+        try await serving(ControlServer.Limits(), clock: clock) { server, path in
             let (silent, talker) = try await offMain { (try SocketClient(path: path), try SocketClient(path: path)) }
             #expect(await eventually { server.clientCount == 2 })
             #expect(clock.pendingTimers.count == 2)
@@ -207,11 +216,26 @@ import Testing
         }
     }
 
+    /// A request that came while the main queue was held past the timeout (a loaded machine: its read
+    /// source and the timer both due) is read and answered, not taken for silence (it was closed).
+    @Test func aRequestThatWaitedBehindABusyMainQueueIsAnswered() async throws {
+        let clock = ManualClock(now: 100)
+        try await serving(ControlServer.Limits(), clock: clock) { server, path in
+            let client = try await offMain { try SocketClient(path: path) }
+            #expect(await eventually { server.clientCount == 1 })
+            // Sent, and the clock past the timeout, in one turn of the main queue: the read source has not run.
+            #expect(client.send(#"{"command":"ping"}"# + "\n"))
+            clock.advance(to: 111)
+            #expect(try await offMain { client.readLine() } == #"{"ok":true,"command":"ping"}"#)
+            #expect(server.clientCount == 1 && clock.pendingTimers.count == 1)
+        }
+    }
+
     /// A client waiting for an answer being made is not closed as silent (it was, and its slot went to
     /// another client while its screenshot was still being made).
     @Test func aClientWaitingForAnAnswerIsNotSilent() async throws {
         let clock = ManualClock(now: 100)
-        try await serving(clock: clock) { server, path in
+        try await serving(ControlServer.Limits(), clock: clock) { server, path in
             let waiting = try await offMain { try SocketClient(path: path) }
             #expect(await eventually { server.clientCount == 1 })
             #expect(try await offMain { waiting.send(#"{"command":"never"}"# + "\n") })
@@ -225,7 +249,7 @@ import Testing
     /// Answers made off the main queue are limited: beyond `laterAnswersAtOnce` a request is told to try
     /// again, and is answered once one is done.
     @Test func answersMadeElsewhereAreLimited() async throws {
-        var limits = ControlServer.Limits()
+        var limits = Self.limits
         limits.laterAnswersAtOnce = 1
         try await serving(limits) { server, path in
             let (first, second) = try await offMain { (try SocketClient(path: path), try SocketClient(path: path)) }
@@ -258,7 +282,7 @@ import Testing
     }
 
     @Test func clientsBeyondTheLimitAreRefused() async throws {
-        var limits = ControlServer.Limits()
+        var limits = Self.limits
         limits.clients = 3
         try await serving(limits) { server, path in
             let answers = try await offMain { () -> [String?] in
