@@ -75,7 +75,7 @@ import Testing
         // The mutations must reach both outcomes, or the test tests less than it claims.
         #expect(outcome.valid > Self.mutatedIterations / 20)
         #expect(outcome.invalid > Self.mutatedIterations / 2)
-        #expect(cpu < .seconds(10) || Self.mutatedIterations > 2_500)
+        #expect(cpu < Self.cpuBound || Self.mutatedIterations > 2_500)
     }
 
     @Test func assembledAndBinaryFiles() {
@@ -99,7 +99,7 @@ import Testing
         )
         outcome.reportFailures()
         #expect(outcome.invalid > 0)
-        #expect(cpu < .seconds(10) || Self.mutatedIterations > 2_500)
+        #expect(cpu < Self.cpuBound || Self.mutatedIterations > 2_500)
     }
 
     /// Same seed, same files, same answers: a failure seen once can be seen again.
@@ -139,9 +139,15 @@ import Testing
         outcome.reportFailures()
     }
 
-    /// The CPU time of this thread and the wall time of `body`. The bound is on CPU time: it is there to
-    /// catch a parser gone quadratic, not to benchmark, and wall time on a shared 2-core machine measures
-    /// everyone else's builds too. (`body` has no suspension point, so it stays on this thread.)
+    /// The most CPU time a campaign of the default size may take. It is there to catch a parser gone
+    /// quadratic (minutes on the 10,000-character fragments), not to benchmark: this thread's CPU time grows
+    /// too on a loaded machine (shared caches and cores), 5-12 s measured beside builds and guests, so a
+    /// bound of 10 s had failed there.
+    static let cpuBound: Duration = .seconds(60)
+
+    /// The CPU time of this thread and the wall time of `body`. The bound is on CPU time: wall time on a
+    /// shared 2-core machine measures everyone else's builds too. (`body` has no suspension point, so it
+    /// stays on this thread.)
     func measure(_ body: () -> Void) -> (cpu: Duration, wall: Duration) {
         func threadTime() -> Duration {
             var time = timespec()
