@@ -12,11 +12,20 @@ import Testing
     /// The commands a server answered, in order.
     @MainActor final class Handled {
         var commands: [String] = []
+        /// The answers to `held` requests, made when the test says (`answerHeld`).
+        var held: [(JSONLine) -> Void] = []
+
+        /// Answers the `held` requests made so far.
+        func answerHeld() {
+            let replies = held
+            held = []
+            for reply in replies { reply(JSONLine([("ok", .bool(true)), ("command", .string("held"))])) }
+        }
     }
 
     /// Runs `body` with a server at a fresh path answering `{"ok":true,"command":NAME}` (`big` adds 200 kB,
-    /// `medium` 2 kB, `slow` is answered 0.2 s later), stopped and its folder removed after; `handled`
-    /// records each command as the server hands it to the handler.
+    /// `medium` 2 kB, `slow` is answered 0.2 s later, `held` when `handled.answerHeld()` is called), stopped
+    /// and its folder removed after; `handled` records each command as the server hands it to the handler.
     /// The server's limits, with a silent client's time long enough that a loaded machine (the main queue
     /// shared with the tests beside, held for seconds) never closes one on the real clock: the tests of
     /// silence run on a manual clock, with the server's own limits.
@@ -40,6 +49,7 @@ import Testing
             if size > 0 { line.append("data", .string(String(repeating: "x", count: size))) }
             // Never answered (a screenshot that takes its time).
             if request.command == "never" { return .later { _ in } }
+            if request.command == "held", let handled { return .later { reply in handled.held.append(reply) } }
             guard request.command == "slow" else { return .now(line) }
             // Made elsewhere, answered 0.2 s later.
             return .later { reply in
@@ -251,14 +261,18 @@ import Testing
     @Test func answersMadeElsewhereAreLimited() async throws {
         var limits = Self.limits
         limits.laterAnswersAtOnce = 1
-        try await serving(limits) { server, path in
+        let handled = Handled()
+        // The first answer is held until the second request has been refused (a timer's 0.2 s had run out
+        // first on a loaded machine).
+        try await serving(limits, recording: handled) { server, path in
             let (first, second) = try await offMain { (try SocketClient(path: path), try SocketClient(path: path)) }
-            #expect(try await offMain { first.send(#"{"command":"slow"}"# + "\n") })
+            #expect(try await offMain { first.send(#"{"command":"held"}"# + "\n") })
             #expect(await eventually { server.laterAnswersInFlight == 1 })
             #expect(
-                try await offMain { second.ask(#"{"command":"slow"}"#) }
+                try await offMain { second.ask(#"{"command":"held"}"#) }
                     == #"{"ok":false,"error":"busy: 1 answers are being made (screenshots); try again in a moment"}"#)
-            #expect(try await offMain { first.readLine() } == #"{"ok":true,"command":"slow"}"#)
+            handled.answerHeld()
+            #expect(try await offMain { first.readLine() } == #"{"ok":true,"command":"held"}"#)
             #expect(server.laterAnswersInFlight == 0)
             #expect(try await offMain { second.ask(#"{"command":"slow"}"#) } == #"{"ok":true,"command":"slow"}"#)
         }
