@@ -64,10 +64,32 @@ import Testing
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("trace.jsonl")
-        let result = try Self.kiosk([
-            "run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "0.5",
-            "--headless-screen", "1280x800", "--headless-screen", "640x480@50", "--trace", trace.path,
-        ])
+        // Stopped once both screens' frames are on and the alert is in (later on a loaded machine than any
+        // fixed --exit-after), with SIGTERM, which writes the last frames.
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = [
+            "run", "--backend", "headless", "--snapshot-dir", folder.path, "--headless-screen", "1280x800",
+            "--headless-screen", "640x480@50", "--trace", trace.path,
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let shown = Settling.waitUntil {
+            let lines = ConfigurationModelTests.trace(trace)
+            let framed = Set(lines.filter { $0["event"] as? String == "frame" }.compactMap { $0["screen"] as? String })
+            return framed.isSuperset(of: ["HEADLESS-1", "HEADLESS-2"])
+                && lines.contains {
+                    $0["event"] as? String == "animation.end" && ($0["views"] as? [String])?.contains("welcome-alert") == true
+                }
+        }
+        #expect(shown, "no frame on both screens with the alert in: \(ConfigurationModelTests.trace(trace).suffix(5))")
+        process.terminate()
+        process.waitUntilExit()
+        let result = Result(
+            status: process.terminationStatus, stdout: "",
+            stderr: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let main = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-1.png").path)
         #expect(main.width == 1280 && main.height == 800)
