@@ -3,12 +3,15 @@
 Two halves in one file:
 
 - **Guest side** (standard library only, no kioskvm imports): readers of `/proc` — `process_tree()`,
-  `read_process()`, `snapshot()`, `cpu_delta()`, `time_command()` — and `serve()`, a request loop
+  `read_process()`, `snapshot()`, `cpu_delta()`, `time_command()`, `resources()` (fds, threads, timers,
+  mappings, resident memory of one process: what a leak would grow) — and `serve()`, a request loop
   over stdin/stdout. The guest shares the host's root, so it runs this very file:
   `python3 -I -S -u <this file> serve` (which is what `Sampler` starts). They work on the host's own
   `/proc` just as well.
-- **Host side**: `Sampler` (drives `serve()` in the guest), `FrameWatch` (polls QMP screendump and
-  says when a head first shows a picture), and the pixel predicates that decide "shows the picture".
+- **Host side**: `Sampler` (drives `serve()` in the guest; `GuestService`, its plumbing, drives any such
+  loop: kioskvm/control.py's), `Resources` (one `resources()` reading and what differs from another),
+  `FrameWatch` (polls QMP screendump and says when a head first shows a picture), and the pixel
+  predicates that decide "shows the picture".
 
     from kioskvm import measure
 
@@ -257,6 +260,87 @@ def time_command(argv: list[str], env: dict | None = None, timeout: float = 120.
             "stdout": r.stdout.decode(errors="replace")[:2000], "stderr": r.stderr.decode(errors="replace")[:2000]}
 
 
+def _fd_kind(target: str) -> str:
+    """What an fd is, from its /proc/PID/fd link: `anon_inode:[timerfd]` and the like as they are,
+    `socket`, `pipe` for those (their inode numbers change with each), a path as it is (`/dev/dri/card0`,
+    `/dev/input/event5`)."""
+    for kind in ("socket", "pipe"):
+        if target.startswith(kind + ":["):
+            return kind
+    return target
+
+
+def _map_kind(line: str) -> str:
+    """A /proc/PID/maps line's mapping, by what it maps: the path or [heap]/[stack]/[vdso], or
+    `anonymous`, with its permissions (a guard page `---p` is a mapping of its own)."""
+    fields = line.split(None, 5)
+    name = fields[5].strip() if len(fields) > 5 else "anonymous"
+    return f"{fields[1]} {name}"
+
+
+def resources(pid: int, proc: str = PROC) -> dict | None:
+    """What one process holds of the kernel, read now (JSON-able), or None if it is gone:
+    time (monotonic), rss_kib / rss_anon_kib / rss_file_kib / rss_shmem_kib (/proc/PID/status),
+    pss_kib (smaps_rollup), threads (the tasks of /proc/PID/task by name), fds (how many) and fd_kinds
+    ({kind: count}, `_fd_kind`), timerfds ([{clockid, armed, interval}] from each one's fdinfo: armed
+    when its it_value is not zero), posix_timers (the `ID:` entries of /proc/PID/timers; None where the
+    kernel has no such file), maps (lines of /proc/PID/maps) and map_kinds ({kind: count}, `_map_kind`),
+    and cpu_ticks (utime + stime)."""
+    t = time.monotonic()
+    status, stat = _read(f"{proc}/{pid}/status"), _read(f"{proc}/{pid}/stat")
+    if status is None or stat is None:
+        return None
+    st = _status(status)
+    fds, fd_kinds, timerfds = 0, {}, []
+    try:
+        names = sorted(os.listdir(f"{proc}/{pid}/fd"), key=int)
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    for fd in names:
+        try:
+            target = os.readlink(f"{proc}/{pid}/fd/{fd}")
+        except (FileNotFoundError, ProcessLookupError):
+            continue                                   # closed between listdir and readlink
+        fds += 1
+        kind = _fd_kind(target)
+        fd_kinds[kind] = fd_kinds.get(kind, 0) + 1
+        if kind == "anon_inode:[timerfd]":
+            info = _status(_read(f"{proc}/{pid}/fdinfo/{fd}") or "")
+            value = info.get("it_value", "(0, 0)")
+            timerfds.append({"clockid": int(info.get("clockid", "-1")), "armed": value.replace(" ", "") != "(0,0)",
+                             "interval": info.get("it_interval", "").replace(" ", "")})
+    tasks = []
+    try:
+        for tid in sorted(os.listdir(f"{proc}/{pid}/task"), key=int):
+            text = _read(f"{proc}/{pid}/task/{tid}/comm")
+            if text is not None:
+                tasks.append(text.strip())
+    except FileNotFoundError:
+        return None
+    timers = _read(f"{proc}/{pid}/timers")
+    maps = (_read(f"{proc}/{pid}/maps") or "").splitlines()
+    map_kinds: dict[str, int] = {}
+    anonymous = []
+    for line in maps:
+        kind = _map_kind(line)
+        map_kinds[kind] = map_kinds.get(kind, 0) + 1
+        if kind.endswith(" anonymous"):
+            start, end = (int(x, 16) for x in line.split()[0].split("-"))
+            anonymous.append(line.split()[0] + " " + line.split()[1] + f" {(end - start) // 1024}")
+    rollup = _status(_read(f"{proc}/{pid}/smaps_rollup") or "")
+    _, f = _stat(stat)
+    return {
+        "pid": pid, "time": t,
+        "rss_kib": _kib(st.get("VmRSS")), "rss_anon_kib": _kib(st.get("RssAnon")),
+        "rss_file_kib": _kib(st.get("RssFile")), "rss_shmem_kib": _kib(st.get("RssShmem")),
+        "pss_kib": _kib(rollup.get("Pss")),
+        "threads": tasks, "fds": fds, "fd_kinds": fd_kinds, "timerfds": timerfds,
+        "posix_timers": None if timers is None else sum(1 for l in timers.splitlines() if l.startswith("ID:")),
+        "maps": len(maps), "map_kinds": map_kinds, "anonymous_maps": anonymous,
+        "cpu_ticks": int(f[11]) + int(f[12]),
+    }
+
+
 def drop_caches() -> None:
     """Write back and drop the page cache, dentries and inodes (the files of the 9p shares included),
     so that the next exec reads its files again, as in a freshly booted guest."""
@@ -273,6 +357,9 @@ def serve(inp=None, out=None) -> None:
         {"op": "time", "argv": [...], "env": {...}}       -> time_command(...)
         {"op": "drop_caches"}                             -> null
         {"op": "alive", "pids": [...]}                    -> the pids that still exist
+        {"op": "resources", "pid": PID}                   -> resources(PID): fds, threads, timers, maps, RSS
+        {"op": "resources_tree", "root": PID}             -> [resources(pid)] of PID and its descendants
+        {"op": "clock"}                                   -> {"monotonic", "realtime"}: the guest's clocks, seconds
     as {"ok": true, "result": ...} or {"ok": false, "error": "..."}. Prints {"ready": true} first."""
     inp = inp or sys.stdin
     out = out or sys.stdout
@@ -299,6 +386,12 @@ def serve(inp=None, out=None) -> None:
                 result = drop_caches()
             elif op == "alive":
                 result = [p for p in req["pids"] if os.path.exists(f"{PROC}/{int(p)}")]
+            elif op == "resources":
+                result = resources(int(req["pid"]))
+            elif op == "resources_tree":
+                result = [resources(pid) for pid in process_tree(int(req["root"]))]
+            elif op == "clock":
+                result = {"monotonic": time.monotonic(), "realtime": time.time()}
             else:
                 raise ValueError(f"unknown op {op!r}")
             say({"ok": True, "result": result})
@@ -411,25 +504,131 @@ class CpuReport:
         return "\n".join(lines)
 
 
+class Resources:
+    """One reading of `resources()`: `raw` is the dict; the counts as properties. `differences(other)`
+    lists what is not the same between two readings, resident memory aside: the fds by kind, the threads by
+    name, the timerfds (clock, armed, interval), the POSIX timers, the named mappings (files, devices,
+    [heap], [stack]...) by kind and permissions, and the size of the anonymous ones.
+
+    The anonymous mappings are compared by their size, not by their lines in /proc/PID/maps: the kernel
+    merges a private anonymous mmap with an adjacent one of the same permissions into one line, so the
+    same buffers (a bitmap of 64 KiB or more is a mapping of its own) take one line fewer or more depending
+    on where the kernel placed them (seen in the soak: a 488 KiB bitmap made again beside a 332 KiB one,
+    one line of 820 KiB where there had been two). `line_changes(other)` says when the lines differ."""
+
+    def __init__(self, raw: dict):
+        self.raw = raw
+
+    def __getattr__(self, name):
+        try:
+            return self.raw[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @property
+    def thread_count(self) -> int:
+        return len(self.raw["threads"])
+
+    @property
+    def timerfd_count(self) -> int:
+        return len(self.raw["timerfds"])
+
+    @property
+    def armed_timerfds(self) -> int:
+        return sum(1 for t in self.raw["timerfds"] if t["armed"])
+
+    def timer_key(self) -> list:
+        return sorted((t["clockid"], t["armed"], t["interval"]) for t in self.raw["timerfds"])
+
+    @property
+    def named_maps(self) -> dict:
+        """{permissions and path: lines} of the mappings that are not anonymous."""
+        return {k: v for k, v in self.raw["map_kinds"].items() if not k.endswith(" anonymous")}
+
+    @property
+    def anonymous_kib(self) -> int:
+        return sum(int(m.split()[2]) for m in self.raw["anonymous_maps"])
+
+    def anonymous_by_permissions(self) -> dict:
+        out: dict[str, int] = {}
+        for m in self.raw["anonymous_maps"]:
+            _, perms, kib = m.split()
+            out[perms] = out.get(perms, 0) + int(kib)
+        return out
+
+    def _anonymous_change(self, other: "Resources") -> str:
+        mine, theirs = set(self.raw["anonymous_maps"]), set(other.raw["anonymous_maps"])
+        return f"gone (range, permissions, KiB): {sorted(theirs - mine)}, new: {sorted(mine - theirs)}"
+
+    def differences(self, other: "Resources") -> list[str]:
+        def diff(name, mine: dict, theirs: dict):
+            keys = sorted(set(mine) | set(theirs))
+            changed = [f"{k}: {theirs.get(k, 0)} -> {mine.get(k, 0)}" for k in keys if mine.get(k, 0) != theirs.get(k, 0)]
+            return [f"{name} {', '.join(changed)}"] if changed else []
+
+        def counts(items):
+            out = {}
+            for i in items:
+                out[i] = out.get(i, 0) + 1
+            return out
+        found = []
+        if self.fds != other.fds:
+            found.append(f"open fds {other.fds} -> {self.fds}")
+        found += diff("fd kinds", self.fd_kinds, other.fd_kinds)
+        if self.thread_count != other.thread_count:
+            found.append(f"threads {other.thread_count} -> {self.thread_count}")
+        found += diff("threads by name", counts(self.threads), counts(other.threads))
+        if self.timer_key() != other.timer_key():
+            found.append(f"timerfds {other.timer_key()} -> {self.timer_key()}")
+        if self.posix_timers != other.posix_timers:
+            found.append(f"POSIX timers {other.posix_timers} -> {self.posix_timers}")
+        found += diff("named mappings", self.named_maps, other.named_maps)
+        if self.anonymous_kib != other.anonymous_kib:
+            found.append(f"anonymous mappings {other.anonymous_kib} KiB -> {self.anonymous_kib} KiB "
+                         f"({other.anonymous_by_permissions()} -> {self.anonymous_by_permissions()}); {self._anonymous_change(other)}")
+        return found
+
+    def line_changes(self, other: "Resources") -> str | None:
+        """When the lines of /proc/PID/maps differ in number: how, and the anonymous ones that changed."""
+        if self.maps == other.maps:
+            return None
+        return f"{other.maps} -> {self.maps} lines of maps; anonymous ones {self._anonymous_change(other)}"
+
+    def summary(self) -> str:
+        timers = f"{self.timerfd_count} timerfds ({self.armed_timerfds} armed)"
+        if self.posix_timers is not None:
+            timers += f", {self.posix_timers} POSIX timers"
+        return (f"RSS {self.rss_kib} KiB (anon {self.rss_anon_kib}, file {self.rss_file_kib}, shmem {self.rss_shmem_kib}), "
+                f"{self.fds} fds, {self.thread_count} threads, {timers}, {self.maps} lines of maps "
+                f"({sum(self.named_maps.values())} named, anonymous {self.anonymous_kib} KiB)")
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
 # ===================================================================================== host side: Sampler
 
 class SamplerError(RuntimeError):
     """The guest-side sampler failed a request or did not answer."""
 
 
-class Sampler:
-    """serve() running in the guest, driven over its stdin/stdout: samples /proc in the guest within
-    milliseconds of a request (a `guest.run("cat /proc/...")` starts a shell: 50-150 ms under TCG).
-    Start it before the program under test, so that its own start-up (~0.3 s of Python) does not
-    compete with the program's. Use as a context manager or call close()."""
+class GuestService:
+    """A Python script's `serve` loop running in the guest, driven over its stdin/stdout with one JSON line
+    each way per request (`{"op": ...}` -> `{"ok": true, "result": ...}` or `{"ok": false, "error": ...}`,
+    after a first `{"ready": true}`): requests answered within milliseconds, where a `guest.run(...)`
+    starts a shell (50-150 ms under TCG). `SCRIPT` is the file run (standard library only: the guest runs it
+    with `python3 -I -S`). Use as a context manager or call close()."""
+
+    SCRIPT = os.path.abspath(__file__)
+    WHAT = "sampler"
 
     def __init__(self, guest, timeout: float = 60.0):
         self.guest = guest
-        self.process = guest.spawn(f"exec python3 -I -S -u {os.path.abspath(__file__)} serve", line_buffered=False)
+        self.process = guest.spawn(f"exec python3 -I -S -u {self.SCRIPT} serve", line_buffered=False)
         self._lines = 0
         first = self._next(timeout)
         if not first.get("ready"):
-            raise SamplerError(f"sampler did not start: {first}")
+            raise SamplerError(f"{self.WHAT} did not start: {first}")
 
     def _next(self, timeout: float) -> dict:
         deadline = time.monotonic() + timeout
@@ -440,9 +639,9 @@ class Sampler:
                 self._lines += 1
                 return json.loads(lines[self._lines - 1])
             if not self.process.running:
-                raise SamplerError(f"sampler exited: {self.process.result()}")
+                raise SamplerError(f"{self.WHAT} exited: {self.process.result()}")
             if time.monotonic() > deadline:
-                raise SamplerError(f"no answer from the sampler within {timeout} s")
+                raise SamplerError(f"no answer from the {self.WHAT} within {timeout} s")
             self.guest._check_alive()
             time.sleep(0.005)
 
@@ -454,6 +653,22 @@ class Sampler:
         if not answer.get("ok"):
             raise SamplerError(f"{op}: {answer.get('error')}")
         return answer["result"]
+
+    def close(self) -> None:
+        if self.process.running and self.guest.alive:
+            self.process.stop(5)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Sampler(GuestService):
+    """serve() of this file running in the guest: samples /proc in the guest within milliseconds of a
+    request. Start it before the program under test, so that its own start-up (~0.3 s of Python) does not
+    compete with the program's. Use as a context manager or call close()."""
 
     def snapshot(self, root: int) -> dict:
         """snapshot(root) in the guest: the raw readings of every process of the tree."""
@@ -482,22 +697,36 @@ class Sampler:
         """Which of these guest pids still exist."""
         return self.request("alive", pids=[int(p) for p in pids])
 
-    def close(self) -> None:
-        if self.process.running and self.guest.alive:
-            self.process.stop(5)
+    def resources(self, pid: int) -> "Resources":
+        """What `pid` holds of the guest's kernel now (fds, threads, timers, mappings, resident memory:
+        `resources()`); raises SamplerError if it is gone."""
+        raw = self.request("resources", pid=int(pid))
+        if raw is None:
+            raise SamplerError(f"resources: process {pid} is gone")
+        return Resources(raw)
 
-    def __enter__(self) -> "Sampler":
-        return self
+    def resources_tree(self, root: int) -> list["Resources"]:
+        """`resources()` of `root` and of each of its descendants (root first); [] if root is gone."""
+        return [Resources(r) for r in self.request("resources_tree", root=int(root)) if r is not None]
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def clock(self) -> float:
+        """The guest's CLOCK_MONOTONIC now, in seconds (the clock of the kiosk's trace timestamps)."""
+        return float(self.request("clock")["monotonic"])
+
+    def wall_clock(self) -> float:
+        """The guest's CLOCK_REALTIME now, in seconds since the epoch (what the demo's status bar shows)."""
+        return float(self.request("clock")["realtime"])
 
 
-def avoid_the_minute(guest, seconds):
+def avoid_the_minute(guest, seconds, sampler=None):
     """Waits, if need be, so that the next `seconds` hold no turn of the guest's wall-clock minute: the
     demo's status-bar clock repaints (and wakes the kiosk) once a minute, on the minute: idle windows
-    (the scenarios', Tests/System/peers') keep clear of it."""
-    second = float(guest.run("date +%S.%N", timeout=30).check().stdout.strip())
+    (the scenarios', Tests/System/peers') keep clear of it. With a `sampler` the guest's clock is read
+    through it (milliseconds; `date` in a shell takes 50-150 ms and more under load)."""
+    if sampler is not None:
+        second = sampler.wall_clock() % 60
+    else:
+        second = float(guest.run("date +%S.%N", timeout=30).check().stdout.strip())
     if second + seconds + 1 > 60:
         time.sleep(61 - second)
 

@@ -130,3 +130,85 @@ def wait_until(predicate, what, timeout=30, context=lambda: ""):
             return value
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {what}; {context()}")
+
+
+class TraceFollower:
+    """The kiosk's --trace read as it grows: each `refresh()` parses only the lines added since the last
+    one (a long run's trace holds tens of thousands of lines, too many to parse again at every poll).
+    `events` is every line so far; `mark()` and `since(mark, kind, screen)` take the lines after a point;
+    `in_flight()` is `animations_in_flight` over the whole trace, kept up as lines come."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.events = []
+        self._offset = 0
+        self._begins = self._ends = 0
+        self._last_end = self._last_frame = -1
+
+    def refresh(self):
+        if not self.path.exists():
+            return self.events
+        with open(self.path, "rb") as f:
+            f.seek(self._offset)
+            data = f.read()
+        complete = data[:data.rfind(b"\n") + 1]
+        self._offset += len(complete)
+        for line in complete.decode().splitlines():
+            if not line.strip():
+                continue
+            event = json.loads(line)
+            index = len(self.events)
+            self.events.append(event)
+            kind = event["event"]
+            if kind == "animation.begin":
+                self._begins += 1
+            elif kind == "animation.end":
+                self._ends += 1
+                self._last_end = index
+            elif kind == "frame":
+                self._last_frame = index
+        return self.events
+
+    def mark(self):
+        """Where the trace is now: the lines after it are `since(mark)`."""
+        return len(self.refresh())
+
+    def since(self, mark, event=None, screen=None, **fields):
+        """The lines after `mark`, of one event and screen when given, and with these field values."""
+        self.refresh()
+        return [e for e in self.events[mark:] if (event is None or e["event"] == event) and (screen is None or e.get("screen") == screen)
+                and all(e.get(k) == v for k, v in fields.items())]
+
+    def in_flight(self):
+        """Animation blocks begun and not ended, and one more while no frame has followed the last end."""
+        self.refresh()
+        return (self._begins - self._ends) + (1 if self._last_end > self._last_frame else 0)
+
+    def tail(self, count=8):
+        self.refresh()
+        return self.events[-count:]
+
+
+def screenshot_is_the_screendump(guest, head, screen, path, socket=None, timeout=10):
+    """`kiosk screenshot --screen SCREEN PATH` over the control socket, pixel for pixel QEMU's screendump of
+    head `head`; returns (the screenshot as an image.Image, the client's output line). The screendump is
+    taken again for up to `timeout` seconds until it is equal (QEMU can show a frame some time after its
+    flip under load: see `screen_matches`), and the comparison's reason fails the check after that. `socket`:
+    the control socket's path, if not the default. Keep the turn of the minute out of the way first
+    (`avoid_the_minute`): the status bar's clock would repaint between the two."""
+    where = f" --socket {socket}" if socket else ""
+    r = guest.run(f"{KIOSK} screenshot --screen {screen}{where} {guest.guest_path(path)}", timeout=60)
+    expect(r.ok, r)
+    taken = image.load(path)
+    deadline = time.monotonic() + timeout
+    while True:
+        dump = guest.screendump(head, Path(guest.job_dir) / f"screendump-of-{screen}.ppm")
+        dumped = image.load(dump)
+        dump.unlink()
+        expect(taken.size == dumped.size, f"{screen}: screenshot {taken.size}, screendump {dumped.size}")
+        result = taken.compare(dumped)
+        if result or time.monotonic() >= deadline:
+            result.expect()
+            return taken, r.stdout.strip()
+        time.sleep(0.5)
+

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from kioskvm import image, measure
 from kioskvm.scenario import expect, note
-from scenarios_support import KIOSK, avoid_the_minute, run_kiosk, stop, trace_events, wait_for_frames, wait_until
+from scenarios_support import (KIOSK, avoid_the_minute, run_kiosk, screenshot_is_the_screendump, stop, trace_events,
+                               wait_for_frames, wait_until)
 
 GUEST = dict(heads=2)
 TIMEOUT = 600
@@ -185,14 +186,8 @@ def check_power_off_and_on_through_the_socket_leaves_head_0_alone(guest):
 def screenshots_match_the_screendumps(guest, label):
     avoid_the_minute(guest, 10)
     for head, name in enumerate(("Virtual-1", "Virtual-2")):
-        shot = Path(guest.job_dir) / f"shot-{label}-{name}.png"
-        r = kiosk_cli(guest, f"screenshot --screen {name} {guest.guest_path(shot)}")
-        expect(r.ok, r)
-        taken = image.load(shot)
-        dumped = image.load(guest.screendump(head))
-        expect(taken.size == dumped.size, f"{name}: screenshot {taken.size}, screendump {dumped.size}")
-        taken.compare(dumped).expect()
-        note(f"{label}: {r.stdout.strip()} = screendump of head {head}")
+        _, said = screenshot_is_the_screendump(guest, head, name, Path(guest.job_dir) / f"shot-{label}-{name}.png")
+        note(f"{label}: {said} = screendump of head {head}")
 
 
 def check_screenshots_are_the_screendumps_at_rotation_0(guest):

@@ -1,4 +1,5 @@
-"""Host-only self-tests of the bed's own parsers and encoders (no VM): PNG/PPM, pixel checks, output parsers."""
+"""Host-only self-tests of the bed's own parsers and encoders (no VM): PNG/PPM, pixel checks, output parsers, the
+/proc resources reader and the trace follower."""
 
 import struct
 import tempfile
@@ -146,3 +147,79 @@ def check_cpio_newc_layout():
     i = data.index(b"dev/console\0") - 110
     fields = [int(data[i + 6 + 8 * k:i + 14 + 8 * k], 16) for k in range(13)]
     expect(fields[1] == 0o020600 and (fields[9], fields[10]) == (5, 1), fields)
+
+
+def check_resources_see_fds_threads_timerfds_and_mappings():
+    """measure.resources() on the host's own /proc: a timerfd armed, a thread and 64 MiB mapped are each seen
+    and named by Resources.differences, and the fds, timerfds and threads are as before once closed."""
+    import ctypes
+    import mmap
+    import os
+    import threading
+    import time
+    from kioskvm import measure
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    class Spec(ctypes.Structure):
+        _fields_ = [("interval_s", ctypes.c_long), ("interval_ns", ctypes.c_long), ("value_s", ctypes.c_long), ("value_ns", ctypes.c_long)]
+
+    def now():
+        return measure.Resources(measure.resources(os.getpid()))
+    before = now()
+    expect(before.pid == os.getpid() and before.rss_kib > 0 and before.maps > 0, before)
+    fd = libc.timerfd_create(1, 0o2000000)          # CLOCK_MONOTONIC, TFD_CLOEXEC
+    expect(fd >= 0, f"timerfd_create: errno {ctypes.get_errno()}")
+    expect(libc.timerfd_settime(fd, 0, ctypes.byref(Spec(0, 0, 3600, 0)), None) == 0, "timerfd_settime")
+    # Private and anonymous, as the kiosk maps a bitmap (Python's mmap module maps /dev/zero shared).
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    region = libc.mmap(None, 64 << 20, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+    expect(region not in (None, ctypes.c_void_p(-1).value), f"mmap: errno {ctypes.get_errno()}")
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        during = now()
+        found = "\n".join(during.differences(before))
+        timerfds = during.fd_kinds.get("anon_inode:[timerfd]", 0)
+        expect(during.fds == before.fds + 1 and timerfds == before.fd_kinds.get("anon_inode:[timerfd]", 0) + 1, found)
+        expect((1, True, "(0,0)") in during.timer_key() and "timerfds" in found, found)
+        expect(during.thread_count == before.thread_count + 1 and "threads" in found, found)
+        expect(during.anonymous_kib >= before.anonymous_kib + (64 << 10) and "anonymous mappings" in found, found)
+    finally:
+        stop.set()
+        thread.join()
+        libc.munmap(region, 64 << 20)
+        os.close(fd)
+    deadline = time.monotonic() + 5                 # the thread's exit is the kernel's, a moment after join
+    while now().thread_count != before.thread_count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    after = now()
+    expect(not [d for d in after.differences(before) if not d.startswith("anonymous")], after.differences(before))
+    expect(after.anonymous_kib <= during.anonymous_kib - (64 << 10), f"{during.anonymous_kib} -> {after.anonymous_kib} KiB")
+
+
+def check_trace_follower_reads_what_was_added():
+    """TraceFollower parses only complete lines, picks up where it stopped, and counts animations in flight
+    (an ended one until a frame follows it)."""
+    import json as json_
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from scenarios_support import TraceFollower
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "trace.jsonl"
+        follower = TraceFollower(path)
+        expect(follower.mark() == 0 and follower.in_flight() == 0, "no file: nothing")
+        lines = [{"event": "animation.begin"}, {"event": "frame", "screen": "A", "number": 1},
+                 {"event": "animation.end"}, {"event": "frame", "screen": "B", "number": 1}]
+        text = "".join(json_.dumps(l) + "\n" for l in lines)
+        cut = text.index("\n", text.index("animation.end")) + 5      # part of the last line
+        path.write_text(text[:cut])
+        expect(follower.mark() == 3 and follower.in_flight() == 1, f"{follower.events}, in flight {follower.in_flight()}")
+        with open(path, "a") as f:
+            f.write(text[cut:])
+        expect(follower.since(1, "frame") == lines[1:2] + lines[3:] and follower.since(0, "frame", "B", number=1) == lines[3:],
+               follower.events)
+        expect(follower.in_flight() == 0 and follower.mark() == 4, follower.events)
