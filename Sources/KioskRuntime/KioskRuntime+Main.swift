@@ -161,7 +161,7 @@ extension KioskRuntime {
         if configuration.path != nil {
             log.notice("configuration \(source.path) (named by \(source.pathOrigin))")
         } else {
-            log.notice("no configuration file at \(source.path): running on the defaults")
+            log.notice("\(ReloadSource.noFile(source.path, onDefaults: configuration == .default).read)")
         }
     }
 

@@ -29,10 +29,18 @@ extension KioskRuntime {
             switch self {
             case .file(let path):
                 return applied.isEmpty ? "\(path) read, nothing changed that applies live" : "applied \(keys) from \(path)"
-            case .noFile(let path, let onDefaults):
-                let settings = onDefaults ? "its defaults" : "its defaults and what its KIOSK_* variables and command line set"
-                let read = "no configuration file at \(path): the kiosk runs on \(settings)"
+            case .noFile:
                 return read + (applied.isEmpty ? "; nothing changed that applies live" : "; applied \(keys)")
+            }
+        }
+
+        /// What was read: the file, or that there is none and what the kiosk runs on (said at the start too).
+        public var read: String {
+            switch self {
+            case .file(let path): "\(path) read"
+            case .noFile(let path, let onDefaults):
+                "no configuration file at \(path): the kiosk runs on "
+                    + (onDefaults ? "its defaults" : "its defaults and what its KIOSK_* variables and command line set")
             }
         }
     }

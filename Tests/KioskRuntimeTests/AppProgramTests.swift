@@ -72,4 +72,29 @@ import Testing
             CommandLineTests.binary, ["check-config", "--config", empty.path], environment: ["KIOSK_CUROSR": "hidden"])
         #expect(check.status == 0 && check.stderr == "warning: \(warning)\n", "\(check)")
     }
+
+    /// Without a file the start says what the kiosk runs on: its defaults, or those and what the variables and
+    /// flags set (it said "the defaults" whatever they set).
+    @Test func theStartSaysWhatItRunsOnWithoutAFile() throws {
+        let folder = try CommandLineTests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let withFlags = try Self.hello(["--exit-after", "0.1", "--snapshot-dir", folder.path])
+        #expect(
+            withFlags.stderr.contains(
+                "no configuration file at /etc/kiosk/kiosk.toml: the kiosk runs on its defaults and what its KIOSK_* variables and command line set"
+            ), "\(withFlags.stderr)")
+        let process = Process()
+        process.executableURL = Self.hello
+        process.currentDirectoryURL = folder
+        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        #expect(
+            Settling.waitUntil { FileManager.default.fileExists(atPath: folder.appendingPathComponent("snapshots/HEADLESS-1.png").path) })
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("no configuration file at /etc/kiosk/kiosk.toml: the kiosk runs on its defaults\n"), "\(log)")
+    }
 }
