@@ -26,8 +26,11 @@ import time
 from dataclasses import dataclass
 
 try:
+    from .jsonlines import serve_lines
     from .measure import GuestService
-except ImportError:         # run in the guest as a script: serve() needs nothing of the package
+except ImportError:         # run in the guest as a script (python3 -I): serve() needs only jsonlines, beside it
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from jsonlines import serve_lines
     GuestService = object
 
 
@@ -57,31 +60,19 @@ def serve(inp=None, out=None) -> None:
             -> {"reply": the answer (parsed), "asked": t, "answered": t, "then": {"status", "stdout", "stderr"}}
     (t: the guest's CLOCK_MONOTONIC) as {"ok": true, "result": ...} or {"ok": false, "error": "..."}.
     Prints {"ready": true} first."""
-    inp = inp or sys.stdin
-    out = out or sys.stdout
-
-    def say(d):
-        out.write(json.dumps(d) + "\n")
-        out.flush()
-    say({"ready": True})
-    for line in inp:
-        if not line.strip():
-            continue
-        try:
-            req = json.loads(line)
-            if req["op"] != "ask":
-                raise ValueError(f"unknown op {req['op']!r}")
-            asked = time.monotonic()
-            reply = json.loads(ask(req["socket"], req["request"], float(req.get("timeout", 30))))
-            answered = time.monotonic()
-            then = None
-            if req.get("then"):
-                r = subprocess.run(req["then"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
-                then = {"status": r.returncode, "stdout": r.stdout.decode(errors="replace"),
-                        "stderr": r.stderr.decode(errors="replace")[:2000]}
-            say({"ok": True, "result": {"reply": reply, "asked": asked, "answered": answered, "then": then}})
-        except Exception as e:      # one failed request must not end the client
-            say({"ok": False, "error": f"{type(e).__name__}: {e}"})
+    def answer(req):
+        if req["op"] != "ask":
+            raise ValueError(f"unknown op {req['op']!r}")
+        asked = time.monotonic()
+        reply = json.loads(ask(req["socket"], req["request"], float(req.get("timeout", 30))))
+        answered = time.monotonic()
+        then = None
+        if req.get("then"):
+            r = subprocess.run(req["then"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+            then = {"status": r.returncode, "stdout": r.stdout.decode(errors="replace"),
+                    "stderr": r.stderr.decode(errors="replace")[:2000]}
+        return {"reply": reply, "asked": asked, "answered": answered, "then": then}
+    serve_lines(answer, inp, out)
 
 
 # ===================================================================================== host side

@@ -52,6 +52,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+try:
+    from .jsonlines import serve_lines
+except ImportError:         # run in the guest as a script (python3 -I: no script folder on sys.path)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from jsonlines import serve_lines
+
 PROC = "/proc"
 
 
@@ -361,42 +367,28 @@ def serve(inp=None, out=None) -> None:
         {"op": "resources_tree", "root": PID}             -> [resources(pid)] of PID and its descendants
         {"op": "clock"}                                   -> {"monotonic", "realtime"}: the guest's clocks, seconds
     as {"ok": true, "result": ...} or {"ok": false, "error": "..."}. Prints {"ready": true} first."""
-    inp = inp or sys.stdin
-    out = out or sys.stdout
-
-    def say(d):
-        out.write(json.dumps(d) + "\n")
-        out.flush()
-    say({"ready": True})
-    for line in inp:
-        if not line.strip():
-            continue
-        try:
-            req = json.loads(line)
-            op = req["op"]
-            if op == "snapshot":
-                result = snapshot(int(req["root"]))
-            elif op == "window":
-                before = snapshot(int(req["root"]), frames=False)
-                time.sleep(max(0.0, before["time"] + float(req["seconds"]) - time.monotonic()))
-                result = {"before": before, "after": snapshot(int(req["root"]), frames=False)}
-            elif op == "time":
-                result = time_command(req["argv"], req.get("env"), float(req.get("timeout", 120)))
-            elif op == "drop_caches":
-                result = drop_caches()
-            elif op == "alive":
-                result = [p for p in req["pids"] if os.path.exists(f"{PROC}/{int(p)}")]
-            elif op == "resources":
-                result = resources(int(req["pid"]))
-            elif op == "resources_tree":
-                result = [resources(pid) for pid in process_tree(int(req["root"]))]
-            elif op == "clock":
-                result = {"monotonic": time.monotonic(), "realtime": time.time()}
-            else:
-                raise ValueError(f"unknown op {op!r}")
-            say({"ok": True, "result": result})
-        except Exception as e:      # one bad request must not end the sampler
-            say({"ok": False, "error": f"{type(e).__name__}: {e}"})
+    def answer(req):
+        op = req["op"]
+        if op == "snapshot":
+            return snapshot(int(req["root"]))
+        if op == "window":
+            before = snapshot(int(req["root"]), frames=False)
+            time.sleep(max(0.0, before["time"] + float(req["seconds"]) - time.monotonic()))
+            return {"before": before, "after": snapshot(int(req["root"]), frames=False)}
+        if op == "time":
+            return time_command(req["argv"], req.get("env"), float(req.get("timeout", 120)))
+        if op == "drop_caches":
+            return drop_caches()
+        if op == "alive":
+            return [p for p in req["pids"] if os.path.exists(f"{PROC}/{int(p)}")]
+        if op == "resources":
+            return resources(int(req["pid"]))
+        if op == "resources_tree":
+            return [resources(pid) for pid in process_tree(int(req["root"]))]
+        if op == "clock":
+            return {"monotonic": time.monotonic(), "realtime": time.time()}
+        raise ValueError(f"unknown op {op!r}")
+    serve_lines(answer, inp, out)
 
 
 # ==================================================================================== host side: reports
