@@ -4,6 +4,11 @@
 #include <linux/cec.h>
 #include <sys/ioctl.h>
 
+/* CECMessage.maximumLength (Swift) is 16, and CECDevice copies messages into and out of `cec_msg.msg`
+   by that count: a header where either differs stops the build here, on whatever architecture. */
+_Static_assert(CEC_MAX_MSG_SIZE == 16 && sizeof(((struct cec_msg *)0)->msg) == CEC_MAX_MSG_SIZE,
+    "CECMessage.maximumLength (16) must be CEC_MAX_MSG_SIZE, the size of cec_msg.msg");
+
 /* The kernel's HDMI-CEC API (linux/cec.h, /dev/cecN): no C library, only ioctls. ioctl(2) is variadic,
    which Swift cannot call: one typed shim per request, each returning ioctl's result (-1 with errno set on
    failure). */

@@ -6,6 +6,12 @@
 #include <drm_fourcc.h>
 #include <sys/mman.h>
 
+/* DRM_FORMAT_XRGB8888 is little-endian by definition (drm_fourcc.h: "[31:0] x:R:G:B 8:8:8:8 little
+   endian"), and the kiosk writes its pixels into dumb buffers as native 32-bit words (pixman's x8r8g8b8,
+   Graphics' Bitmap): the same bytes only on a little-endian CPU, as x86-64 and arm64 (aarch64 as Debian
+   builds it) are. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "XRGB8888 buffers are written as native words: a little-endian CPU only");
+
 /* Macros Swift cannot see, as prefixed static inline shims. */
 static inline uint32_t kiosk_drm_format_xrgb8888(void) { return DRM_FORMAT_XRGB8888; }
 static inline int kiosk_drm_event_context_version(void) { return DRM_EVENT_CONTEXT_VERSION; }

@@ -6,6 +6,10 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+// kiosk_stop_signals_read takes a read of exactly sizeof(struct signalfd_siginfo) as one signal: the kernel
+// writes 128 bytes per signal on every architecture, and glibc's structure must be as long.
+_Static_assert(sizeof(struct signalfd_siginfo) == 128, "signalfd(2) writes 128 bytes per signal");
+
 static sigset_t mask_at_start;
 static int block_error = -1;
 
