@@ -45,6 +45,17 @@ def _vlog(msg: str) -> None:
         print(f"kioskvm: {msg}", flush=True)
 
 
+def foreign_host() -> str | None:
+    """Why this machine cannot run the guest, or None. The guest is an x86-64 PC (qemu-system-x86_64,
+    Debian's amd64 kernel) that runs the host's own programs and libraries from its root over 9p, the kiosk
+    built here among them: on a host of another architecture (an arm64 machine) none of them would run."""
+    machine = os.uname().machine
+    if machine == "x86_64":
+        return None
+    return (f"this host is {machine}: the guest is an x86-64 PC that runs the host's own programs "
+            "(its root over 9p), so the bed needs an x86-64 host")
+
+
 # ------------------------------------------------------------------------------------- errors
 
 class GuestError(Exception):
@@ -363,6 +374,8 @@ class Guest:
         return self.run_dir / f"vnc-{head}.sock"
 
     def start(self) -> "Guest":
+        if (reason := foreign_host()) is not None:
+            raise BootError(reason)
         if shutil.which("qemu-system-x86_64") is None:
             raise BootError("qemu-system-x86_64 not found (apt-get install qemu-system-x86)")
         self.image = build.current_image()
