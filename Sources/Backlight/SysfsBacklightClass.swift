@@ -82,7 +82,8 @@ public final class SysfsBacklightClass: BacklightClass, Sendable {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw BacklightError(operation: "open", path: path, errno: errno) }
         defer { close(descriptor) }
-        // An attribute is at most a page; a backlight's are a few bytes.
+        // A backlight's attributes are a few bytes (sysfs allows a page: 4 KiB, or 16 or 64 KiB on some arm64
+        // kernels); the first 4096 are read.
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         guard count >= 0 else { throw BacklightError(operation: "read", path: path, errno: errno) }
