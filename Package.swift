@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "hello-kiosk", targets: ["HelloKiosk"]),
         .executable(name: "foundation-kiosk", targets: ["FoundationKiosk"]),
+        .executable(name: "cafe-kiosk", targets: ["CafeKioskExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -171,6 +172,11 @@ let package = Package(
         .executableTarget(
             name: "FoundationKiosk", dependencies: ["KioskKit", "KioskRuntime"], path: "Examples/FoundationKiosk",
             swiftSettings: strict),
+
+        // The getting-started article's app (Examples/CafeKiosk): built with the rest, so its listings compile.
+        .executableTarget(
+            name: "CafeKioskExample", dependencies: ["KioskKit", "KioskConfig", "KioskRuntime"], path: "Examples/CafeKiosk",
+            swiftSettings: strict, linkerSettings: lazyLinking),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
