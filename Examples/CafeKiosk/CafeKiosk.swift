@@ -2,9 +2,9 @@
 // own in an hour": below this comment, the file is the article's Swift listings in order, and scripts/docs
 // fails when they differ, so every listing of the article compiles (with the package's warnings as errors).
 //
-//   swift run cafe-kiosk -- --backend headless --exit-after 2    # snapshots/HEADLESS-1.png shows its screen
+//   swift run cafe-kiosk --backend headless --exit-after 2    # snapshots/HEADLESS-1.png shows its screen
 
-import KioskConfig  // AppSetting and KioskConfiguration: the configuration model KioskRuntime reads
+import KioskConfig  // AppSetting, KioskConfiguration
 import KioskKit
 import KioskRuntime
 
@@ -169,14 +169,17 @@ extension CafeApp {
         banner.transform = AffineTransform(translationX: 0, y: 90)
         // Springs up from below the screen's edge; once there, it stays a while and fades out.
         View.animate(
-            withDuration: 0.5, delay: 0, usingSpringWithDamping: 0.7, initialSpringVelocity: 0, options: [.beginFromCurrentState],
+            withDuration: 0.5, delay: 0, usingSpringWithDamping: 0.7, initialSpringVelocity: 0,
+            options: [.beginFromCurrentState],
             animations: {
                 self.banner.alpha = 1
                 self.banner.transform = .identity
             },
             completion: { finished in
                 guard finished else { return }
-                View.animate(withDuration: 0.3, delay: self.thanksSeconds, options: [.curveEaseIn]) { self.banner.alpha = 0 }
+                View.animate(withDuration: 0.3, delay: self.thanksSeconds, options: [.curveEaseIn]) {
+                    self.banner.alpha = 0
+                }
             })
     }
 }
