@@ -19,11 +19,15 @@ let package = Package(
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "hello-kiosk", targets: ["HelloKiosk"]),
         .executable(name: "foundation-kiosk", targets: ["FoundationKiosk"]),
+        .executable(name: "cafe-kiosk", targets: ["CafeKioskExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // `swift package generate-documentation` (scripts/docs): a command plugin, built only when it runs; a
+        // package that depends on this one does not even fetch it (no target of ours uses it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Layer 1: C libraries, reached only through the wrappers above them.
@@ -168,6 +172,11 @@ let package = Package(
         .executableTarget(
             name: "FoundationKiosk", dependencies: ["KioskKit", "KioskRuntime"], path: "Examples/FoundationKiosk",
             swiftSettings: strict),
+
+        // The getting-started article's app (Examples/CafeKiosk): built with the rest, so its listings compile.
+        .executableTarget(
+            name: "CafeKioskExample", dependencies: ["KioskKit", "KioskConfig", "KioskRuntime"], path: "Examples/CafeKiosk",
+            swiftSettings: strict, linkerSettings: lazyLinking),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
