@@ -59,6 +59,9 @@ let package = Package(
         .systemLibrary(name: "CTimerFD"),
         // SIGTERM, SIGINT and SIGHUP blocked from exec (a constructor) and read from a signalfd(2).
         .target(name: "CStopSignals"),
+        // The build's configuration (debug or release) in an ELF note of every program on the runtime, which
+        // scripts/install reads to refuse a debug build.
+        .target(name: "CBuildNote"),
 
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
@@ -150,7 +153,7 @@ let package = Package(
             name: "KioskRuntime",
             dependencies: [
                 "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend",
-                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CTimerFD", "CStopSignals", "CECControl",
+                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CTimerFD", "CStopSignals", "CBuildNote", "CECControl",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 
