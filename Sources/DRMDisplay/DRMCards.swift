@@ -41,7 +41,9 @@ public enum DRMCards {
         return UInt32(truncatingIfNeeded: minorNumber(status.st_rdev))
     }
 
-    /// `card0` for `/dev/dri/card0`.
+    /// `card0` for `/dev/dri/card0`: the name of a path not opened yet. An opened card is named by its
+    /// number (`cardNumber(of:)`), as the kernel names it to udev and sysfs whatever link opened it
+    /// (`/dev/dri/by-path/...-card`).
     public static func name(of path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
@@ -55,8 +57,11 @@ public enum DRMCards {
         public var driver: String?
         /// The N of `/dev/dri/cardN` (its DRM minor number), once the card was opened.
         public var number: UInt32?
-        /// Why it cannot drive a display, or why it could not be read.
+        /// Why it could not be read (opened, its resources or connectors): a problem `kiosk screens` reports.
         public var problem: String?
+        /// Why it cannot drive a display although it was read (a render-only node beside the display's card,
+        /// as v3d beside vc4 on a Raspberry Pi 4): the kiosk skips it, and so does the listing's status.
+        public var skipped: String?
         public var connectors: [Connector]
     }
 
@@ -107,13 +112,14 @@ public enum DRMCards {
         paths: [String]? = nil, configuration: KioskConfiguration = .default, backlights: any BacklightClass = SysfsBacklightClass()
     ) -> [Card] {
         (paths ?? nodes()).map { path in
-            var card = Card(path: path, name: name(of: path), driver: nil, problem: nil, connectors: [])
+            var card = Card(path: path, name: name(of: path), driver: nil, problem: nil, skipped: nil, connectors: [])
             do {
                 let device = try DRMDevice.open(path: path)
                 card.driver = device.driverName
                 card.number = cardNumber(of: device)
+                if let number = card.number { card.name = "card\(number)" }
                 if let reason = rejection(of: device) {
-                    card.problem = reason
+                    card.skipped = reason
                     return card
                 }
                 let resources = try device.resources()

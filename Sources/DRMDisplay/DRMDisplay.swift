@@ -98,8 +98,11 @@ public final class DRMDisplay: DisplayBackend {
             }
             for rejection in rejections { Logger(label: "kiosk.drm").info("skipped \(rejection)") }
             self.device = device
-            cardName = DRMCards.name(of: path)
-            cardNumber = DRMCards.cardNumber(of: device)
+            let number = DRMCards.cardNumber(of: device)
+            cardNumber = number
+            // The kernel's name (udev's hotplug events and the backlight's sysfs parent say `card1`), not the
+            // path's last part: `drm-device` may be a link (`/dev/dri/by-path/platform-gpu-card`).
+            cardName = number.map { "card\($0)" } ?? DRMCards.name(of: path)
             usesAtomic = atomic
             let prefersShadow = device.prefersShadowBuffer
             switch configuration.shadowBuffer {

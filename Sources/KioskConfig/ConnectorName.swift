@@ -2,9 +2,11 @@
 /// kernel's `video=` option, sway, kanshi and Slint write them.
 public enum ConnectorName {
     /// The kernel's connector type names (drm_connector_enum_list), plus `HEADLESS`, the name our headless
-    /// backend gives its screens (`HEADLESS-1`), so a config written for it validates too.
+    /// backend gives its screens (`HEADLESS-1`), so a config written for it validates too. `Unknown` is
+    /// real: simpledrm's (the firmware's framebuffer as a DRM card, an x86 panel PC before its GPU driver
+    /// loads) connector is `Unknown-1`.
     public static let types = [
-        "VGA", "DVI-I", "DVI-D", "DVI-A", "Composite", "SVIDEO", "LVDS", "Component", "DIN", "DP", "HDMI-A",
+        "Unknown", "VGA", "DVI-I", "DVI-D", "DVI-A", "Composite", "SVIDEO", "LVDS", "Component", "DIN", "DP", "HDMI-A",
         "HDMI-B", "TV", "eDP", "Virtual", "DSI", "DPI", "Writeback", "SPI", "USB", "HEADLESS",
     ]
 

@@ -26,7 +26,8 @@ struct ScreenReport {
     var text: String {
         var out = ""
         for card in cards {
-            out += "\(card.name) (\(card.path)\(card.driver.map { ", \($0)" } ?? ""))\(card.problem.map { ": \($0)" } ?? "")\n"
+            let note = card.problem.map { ": \($0)" } ?? card.skipped.map { ": skipped, \($0)" } ?? ""
+            out += "\(card.name) (\(card.path)\(card.driver.map { ", \($0)" } ?? ""))\(note)\n"
             for connector in card.connectors {
                 var line = "  \(connector.name)  \(connector.status)"
                 if connector.widthMillimeters > 0 { line += "  \(connector.widthMillimeters)x\(connector.heightMillimeters) mm" }

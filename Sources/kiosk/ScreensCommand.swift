@@ -44,9 +44,17 @@ extension KioskCommand {
                 )
                 throw CommandExit(status: ExitStatus.problemsFound)
             }
+            // A card that cannot drive a display (render-only beside the display's card) is listed as
+            // skipped, as `kiosk run` skips it: no problem while another card can.
             let problems = report.cards.compactMap { card in card.problem.map { "\(card.path): \($0)" } }
             if !problems.isEmpty {
                 StandardError.write(problems.map { "kiosk screens: \($0)" }.joined(separator: "\n"))
+                throw CommandExit(status: ExitStatus.problemsFound)
+            }
+            if report.cards.allSatisfy({ $0.skipped != nil }) {
+                StandardError.write(
+                    report.cards.map { "kiosk screens: \($0.path): \($0.skipped ?? "")" }.joined(separator: "\n")
+                        + "\nkiosk screens: no card can drive a display")
                 throw CommandExit(status: ExitStatus.problemsFound)
             }
         }

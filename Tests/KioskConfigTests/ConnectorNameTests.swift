@@ -5,7 +5,7 @@ import Testing
     @Test(arguments: [
         "HDMI-A-1", "HDMI-B-2", "DP-1", "eDP-1", "DSI-1", "DPI-1", "LVDS-1", "VGA-1", "DVI-I-1", "DVI-D-2",
         "DVI-A-1", "Composite-1", "SVIDEO-1", "Component-1", "DIN-1", "TV-1", "Virtual-1", "Writeback-1",
-        "SPI-1", "USB-1", "HEADLESS-1", "DP-12",
+        "SPI-1", "USB-1", "HEADLESS-1", "DP-12", "Unknown-1",
     ])
     func valid(name: String) {
         #expect(ConnectorName.isValid(name))

@@ -90,8 +90,9 @@ MODULES = [
 # the initramfs and not loaded at boot (every other scenario would pay for them), but unpacked with their
 # dependency closures into the extras' lib/modules/<release>/ with a depmod of their own, so `modprobe`
 # and `modinfo` work in the guest. vivid: Debian builds it with CEC emulation (CONFIG_VIDEO_VIVID_CEC), a
-# CEC adapter per emulated HDMI input and output on one emulated bus.
-GUEST_MODULES = ["vivid"]
+# CEC adapter per emulated HDMI input and output on one emulated bus. vgem: a render-only DRM card (no
+# modesetting), as a board's GPU beside its display controller (v3d beside vc4).
+GUEST_MODULES = ["vivid", "vgem"]
 
 # Helpers compiled on the host into extras/usr/lib/kioskvm/bin (on the guest's PATH).
 HELPERS = {

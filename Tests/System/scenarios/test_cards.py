@@ -129,3 +129,48 @@ def check_a_display_configured_off_does_not_keep_showing_the_console(guest):
     # The kiosk gone, the console is back on it.
     expect(crtc_active(guest, "Virtual-2") == 1, guest.run("drmframe --crtcs", timeout=30).stdout)
     guest.disconnect_head(1)
+
+
+def check_a_card_opened_by_a_link_follows_hotplug(guest):
+    # A board's config may name its card by a stable link (udev's /dev/dri/by-path/...-card): the kiosk
+    # must still know it as the kernel's card0, which udev's hotplug events and the backlights' sysfs
+    # parents name. Before, it took the link's last part for the card's name and ignored every hotplug.
+    links = guest.run("ls /dev/dri/by-path/", timeout=30).check().stdout.split()
+    link = next((f"/dev/dri/by-path/{l}" for l in links
+                 if l.endswith("-card") and guest.run(f"readlink -f /dev/dri/by-path/{l}").stdout.strip() == "/dev/dri/card0"),
+                None)
+    expect(link is not None, f"udev made no by-path link to card0: {links}")
+    if "Virtual-2 connected" in guest.run("drmframe --list", timeout=30).stdout:
+        guest.disconnect_head(1)
+    process, trace = run_kiosk(guest, "--backend drm", env={"KIOSK_DRM_DEVICE": link})
+    wait_for_frames(trace, ["Virtual-1"])
+    guest.set_head_size(1, 1024, 768)
+    wait_until(lambda: trace_events(trace, "screen.connect", "Virtual-2"), "screen.connect Virtual-2 through the link", 30)
+    result = stop(process)
+    expect(f"using {link}" in result.stderr, result.stderr[-1500:])
+    expect("uevent HOTPLUG=1 on card0" in result.stderr or "Virtual-2: disconnected -> connected" in result.stderr,
+           result.stderr[-1500:])
+    guest.disconnect_head(1)
+
+
+def check_a_render_only_card_is_listed_as_skipped(guest):
+    # vgem, a render-only DRM driver (no modesetting), beside the two display cards: as v3d beside vc4 on
+    # a Raspberry Pi 4. `kiosk screens` says it skips it and why, exits 0, and `kiosk run` uses card0.
+    def cards():
+        return {c for c in guest.run("ls /sys/class/drm/", timeout=30).check().stdout.split() if c.startswith("card") and "-" not in c}
+    before = cards()
+    guest.run("modprobe vgem && udevadm settle", timeout=120).check()
+    try:
+        added = sorted(cards() - before)
+        expect(len(added) == 1, f"modprobe vgem added the cards {added}")
+        vgem = added[0]
+        r = guest.run(f"{KIOSK} screens", timeout=60)
+        expect(r.ok, f"kiosk screens exit {r.status}: {r.stderr}")
+        expect(f"{vgem} (/dev/dri/{vgem}, vgem): skipped, not a modesetting device (a render-only node)" in r.stdout, r.stdout)
+        expect(r.stderr.strip() == "", r.stderr)
+        process, trace = run_kiosk(guest, "--backend drm")
+        wait_for_frames(trace, ["Virtual-1"])
+        result = stop(process)
+        expect("using /dev/dri/card0" in result.stderr, result.stderr[-1500:])
+    finally:
+        guest.run("rmmod vgem", timeout=60)
