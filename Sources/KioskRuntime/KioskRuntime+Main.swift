@@ -79,7 +79,7 @@ extension KioskRuntime {
         // Pango's load waits for the runtime's start to release it (`KioskRuntime.start`).
         let fonts = FontPreparation(released: false)
         let source: ConfigurationSource
-        switch loadConfiguration(arguments: arguments, environment: environment, vocabulary: vocabulary) {
+        switch loadConfiguration(arguments: arguments, environment: environment, vocabulary: vocabulary, program: program) {
         case .failure(let message):
             StandardError.write(message.description)
             try? fonts.finish()
@@ -119,10 +119,11 @@ extension KioskRuntime {
     }
 
     /// The command line, then the file and the environment under it: the configuration, or every
-    /// problem as the lines to print.
+    /// problem as the lines to print. `program` is the one whose `check-config` a bad file is sent to:
+    /// the app's own, which knows its `[app-settings]` (the `kiosk` command checks against the demo's).
     public nonisolated static func loadConfiguration(
         arguments: [String], environment: [String: String],
-        vocabulary: Vocabulary
+        vocabulary: Vocabulary, program: String = "kiosk"
     ) -> Result<(configuration: KioskConfiguration, source: ConfigurationSource), LoadFailure> {
         let commandLine: CommandLineSettings
         switch CommandLineSettings.parse(arguments) {
@@ -138,7 +139,7 @@ extension KioskRuntime {
             // Only a problem in the file makes the file the thing to check.
             if errors.problems.contains(where: { $0.file != nil }) {
                 let option = source.commandLine.configPath.map { " --config \($0)" } ?? ""
-                message += "\n\(source.path) is not valid; fix it, then check it with `kiosk check-config\(option)`"
+                message += "\n\(source.path) is not valid; fix it, then check it with `\(program) check-config\(option)`"
             }
             return .failure(LoadFailure(message))
         }
