@@ -153,7 +153,8 @@ let package = Package(
             name: "KioskRuntime",
             dependencies: [
                 "KioskKit", "KioskConfig", "KioskBackend", "HeadlessDisplay", "DRMDisplay", "FBDevDisplay", "LibInputBackend",
-                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CTimerFD", "CStopSignals", "CBuildNote", "CECControl",
+                "SeatSession", "SystemdNotify", "CDispatchMainQueue", "CProcessControl", "CTimerFD", "CStopSignals", "CBuildNote",
+                "CECControl",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 

@@ -35,7 +35,8 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("USAGE: hello-kiosk check-config [--config FILE]"), "\(help)")
         // Run with that file, the app sends it to its own check-config (the kiosk's knows the demo's settings).
         let run = try Self.hello(["--config", bad.path, "--exit-after", "0.1"])
-        #expect(run.status == 2 && run.stderr.contains("fix it, then check it with `hello-kiosk check-config --config \(bad.path)`"), "\(run)")
+        #expect(
+            run.status == 2 && run.stderr.contains("fix it, then check it with `hello-kiosk check-config --config \(bad.path)`"), "\(run)")
     }
 
     @Test func versionAndHelpAreTheApps() throws {

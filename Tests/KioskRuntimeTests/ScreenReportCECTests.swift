@@ -52,10 +52,15 @@ import Testing
 
     @Test func aRenderOnlyCardIsListedAsSkipped() {
         let report = ScreenReport(cards: [
-            DRMCards.Card(path: "/dev/dri/card0", name: "card0", driver: "v3d", number: 0, skipped: "not a modesetting device (a render-only node)", connectors: []),
-            DRMCards.Card(path: "/dev/dri/card1", name: "card1", driver: "vc4", number: 1, connectors: [Self.connector("HDMI-A-1", id: 34)]),
+            DRMCards.Card(
+                path: "/dev/dri/card0", name: "card0", driver: "v3d", number: 0, skipped: "not a modesetting device (a render-only node)",
+                connectors: []),
+            DRMCards.Card(
+                path: "/dev/dri/card1", name: "card1", driver: "vc4", number: 1, connectors: [Self.connector("HDMI-A-1", id: 34)]),
         ])
-        #expect(report.text.hasPrefix("card0 (/dev/dri/card0, v3d): skipped, not a modesetting device (a render-only node)\ncard1 (/dev/dri/card1, vc4)\n"))
+        #expect(
+            report.text.hasPrefix(
+                "card0 (/dev/dri/card0, v3d): skipped, not a modesetting device (a render-only node)\ncard1 (/dev/dri/card1, vc4)\n"))
     }
 
     @Test func json() {
