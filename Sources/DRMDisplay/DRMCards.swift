@@ -41,11 +41,16 @@ public enum DRMCards {
         return UInt32(truncatingIfNeeded: minorNumber(status.st_rdev))
     }
 
-    /// `card0` for `/dev/dri/card0`: the name of a path not opened yet. An opened card is named by its
-    /// number (`cardNumber(of:)`), as the kernel names it to udev and sysfs whatever link opened it
-    /// (`/dev/dri/by-path/...-card`).
+    /// `card0` for `/dev/dri/card0`: the name of a path not opened yet.
     public static func name(of path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The name the kernel gives the card opened at `path` (`card1`), which udev's hotplug events and the
+    /// backlights' sysfs parents use: from its number, whatever link opened it (`/dev/dri/by-path/...-card`);
+    /// the path's last part only when the number cannot be read.
+    public static func name(number: UInt32?, path: String) -> String {
+        number.map { "card\($0)" } ?? name(of: path)
     }
 
     // MARK: Listing (kiosk screens)
@@ -117,7 +122,7 @@ public enum DRMCards {
                 let device = try DRMDevice.open(path: path)
                 card.driver = device.driverName
                 card.number = cardNumber(of: device)
-                if let number = card.number { card.name = "card\(number)" }
+                card.name = name(number: card.number, path: path)
                 if let reason = rejection(of: device) {
                     card.skipped = reason
                     return card

@@ -100,9 +100,8 @@ public final class DRMDisplay: DisplayBackend {
             self.device = device
             let number = DRMCards.cardNumber(of: device)
             cardNumber = number
-            // The kernel's name (udev's hotplug events and the backlight's sysfs parent say `card1`), not the
-            // path's last part: `drm-device` may be a link (`/dev/dri/by-path/platform-gpu-card`).
-            cardName = number.map { "card\($0)" } ?? DRMCards.name(of: path)
+            // The kernel's name, not the path's: `drm-device` may be a link (`/dev/dri/by-path/...-card`).
+            cardName = DRMCards.name(number: number, path: path)
             usesAtomic = atomic
             let prefersShadow = device.prefersShadowBuffer
             switch configuration.shadowBuffer {
