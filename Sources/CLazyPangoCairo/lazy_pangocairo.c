@@ -4,8 +4,9 @@
 #include <stdio.h>
 
 #ifdef KIOSK_TEXT_LINKED
-// A release links the text stack in (scripts/text-stack, scripts/release-flags): a table holds the linked
-// functions' addresses, with nothing to open and nothing that can fail.
+// The linked text stack's profile (scripts/release-flags --text-stack linked; scripts/text-stack builds it)
+// links text in: a table holds the linked functions' addresses, with nothing to open and nothing that can
+// fail. The default release, as a debug build, loads Debian's shared libraries (below).
 #define KIOSK_TEXT_ADDRESS(name) .name = &name,
 #define KIOSK_TEXT_DEFINE_TABLE(TABLE, LOAD, SONAME, LIST) \
     const struct TABLE *LOAD(char *error, size_t size) { \

@@ -12,8 +12,8 @@ import Glibc
 /// `cairo_surface_flush`, and every write that bypasses cairo ends with `cairo_surface_mark_dirty`.
 ///
 /// The surface is made on first use because cairo loads with pango (`PangoCairoLibrary`, 35 libraries on
-/// a thread of their own at start, or linked in by a release): a bitmap that is only composited into, a
-/// display's scanout buffers, is made and filled without waiting for them.
+/// a thread of their own at start, or linked in with the linked text stack): a bitmap that is only
+/// composited into, a display's scanout buffers, is made and filled without waiting for them.
 ///
 /// Not `Sendable`: a bitmap belongs to the thread (the main actor) that draws into it.
 public final class Bitmap: CustomStringConvertible {

@@ -12,8 +12,9 @@ import LazyLink
 /// reads its configuration, opens its seat and lights its displays meanwhile): fontconfig reading its
 /// configuration and cache on one; loading pango and cairo (with the 35 libraries they link), then opening
 /// the system font's faces, shaping and drawing its ASCII characters, regular and bold, on the other.
-/// On the test bed fontconfig's start and pango's load take 0.3 to 0.4 s each, side by side. (A release
-/// links text in: its load is then nothing, and the rest the same.)
+/// On the test bed fontconfig's start and pango's load take 0.3 to 0.4 s each, side by side. (With the
+/// linked text stack, `scripts/release-build --text-stack linked`, its load is nothing, and the rest the
+/// same.)
 ///
 /// The work goes into a font map of its own. `finish()` waits for it and makes that font map the calling
 /// thread's default, so the first text laid out there starts warm. Pango's font maps belong to one thread

@@ -6,9 +6,10 @@ import LazyLink
 
 /// pango and cairo with everything they link (GLib, GObject, HarfBuzz, FreeType, fontconfig, libpng and,
 /// in Debian's cairo, X11's client libraries: 35 libraries), loaded when text or a drawing is first made
-/// (see `LazyLibrary`). Bitmaps and composition (pixman) do not need them. A release links them in instead
-/// (`KIOSK_TEXT_LINKED`, scripts/text-stack): the table is then the linked functions' and its load cannot
-/// fail.
+/// (see `LazyLibrary`), in a debug build and the default release alike. Bitmaps and composition (pixman) do
+/// not need them. The linked text stack's profile links them in instead (`KIOSK_TEXT_LINKED`,
+/// `scripts/release-build --text-stack linked`, scripts/text-stack): the table is then the linked
+/// functions' and its load cannot fail.
 public enum PangoCairoLibrary {
     public static let shared = LazyLibrary(soname: KIOSK_LAZY_PANGOCAIRO_SONAME, load: kiosk_lazy_pangocairo_load)
 }

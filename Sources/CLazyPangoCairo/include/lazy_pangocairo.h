@@ -103,7 +103,7 @@ struct kiosk_lazy_pangocairo {
 };
 
 /// Loads pangocairo (with pango, cairo, GObject and GLib, which it links): its functions, or NULL with dlerror's text in `error`.
-/// Built with KIOSK_TEXT_LINKED (a release: scripts/text-stack links them in), the linked functions, never NULL.
+/// Built with KIOSK_TEXT_LINKED (the linked text stack: scripts/text-stack links them in), the linked functions, never NULL.
 const struct kiosk_lazy_pangocairo *kiosk_lazy_pangocairo_load(char *error, size_t size);
 
 /// fontconfig, which pango links: loaded on its own so that its start can run beside pango's load.

@@ -1,15 +1,19 @@
-"""The build scripts on this host (no guest): scripts/text-stack leaves no stamp when its build fails, so the
-next run builds again (a stamp over missing archives had made every later release build fail until the folder
-was deleted by hand), and never follows DESTDIR (scripts/test builds the release with DESTDIR set, as `make
-install DESTDIR=...` exports it, and checks the staging folder stays empty). scripts/release-build builds any
-product, an app's own package's too, into a binary that needs no Swift toolchain; scripts/install refuses a
-debug build, one that needs the toolchain and one of another machine architecture, and installs an app's
-resource bundles beside it.
+"""The build scripts on this host (no guest): the text stack profiles (scripts/release-flags, release-build,
+install and make take --text-stack shared or linked, refuse another name with exit 2 naming both; the default
+release runs no scripts/text-stack and has no text code of its own; switching profiles in one scratch folder
+compiles again; install refuses a binary of the other profile when one is asked for); scripts/text-stack
+leaves no stamp when its build fails, so the next run builds again (a stamp over missing archives had made
+every later release build fail until the folder was deleted by hand), and never follows DESTDIR (scripts/test
+builds the releases with DESTDIR set, as `make install DESTDIR=...` exports it, and checks the staging folder
+stays empty). scripts/release-build builds any product, an app's own package's too, into a binary that needs
+no Swift toolchain; scripts/install refuses a debug build, one that needs the toolchain and one of another
+machine architecture, and installs an app's resource bundles beside it.
 
-The release builds are scripts/test's (hello-kiosk and the kiosk in .build-release, Examples/CheckInApp in its
-own .build), the debug ones `swift build --build-tests`'s: these checks build nothing but an unknown product
-(SwiftPM's refusal, 2-5 s), so the scenario took 7 s on a quiet host (the text stack's check too, which may take
-up to 4 minutes on a loaded one)."""
+The release builds are scripts/test's (hello-kiosk and the kiosk in .build-release, the linked text stack's
+kiosk in .build-release-linked, Examples/CheckInApp in its own .build), the debug ones `swift build
+--build-tests`'s: these checks build nothing but an unknown product (SwiftPM's refusal, 2-5 s), so the
+scenario took 7 s on a quiet host (the text stack's check too, which may take up to 4 minutes on a loaded
+one)."""
 
 import os
 import re
@@ -26,12 +30,116 @@ TIMEOUT = 600
 
 REPO = Path(__file__).resolve().parents[3]
 RELEASE = REPO / ".build-release" / "release"
+LINKED_RELEASE = REPO / ".build-release-linked" / "release"
 DEBUG = REPO / ".build" / "debug"
 EXAMPLE = REPO / "Examples" / "CheckInApp"
 EXAMPLE_RELEASE = EXAMPLE / ".build" / "release"
 BUNDLE = "CheckInApp_CheckInApp.resources"
 # The toolchain's libraries, which a board does not have (scripts/install refuses a binary that loads one).
 TOOLCHAIN_LIBRARY = re.compile(r"^(libswift.*|libFoundation.*|lib_Foundation.*|libdispatch|libBlocksRuntime)\.so")
+
+
+def has_linked_text(binary: Path) -> bool:
+    """Whether `binary` has the text stack linked in: GObject's deferred constructor's section, which only
+    scripts/text-stack's archives bring (scripts/install judges it so too)."""
+    return re.search(r"\skiosk_deferred_init\s", readelf("-S", "-W", binary)) is not None
+
+
+def check_every_script_takes_the_two_profiles_and_refuses_another():
+    env = release.release_build_environment()
+    for command in (["scripts/release-flags"], ["scripts/release-build"], ["scripts/install", "--dry-run"]):
+        r = subprocess.run([str(REPO / command[0]), *command[1:], "--text-stack", "static"], cwd=REPO,
+                           capture_output=True, text=True, env=env, timeout=60)
+        expect(r.returncode == 2 and "shared" in r.stderr and "linked" in r.stderr and "static" in r.stderr,
+               f"{command[0]} --text-stack static: exit {r.returncode}: {r.stderr}")
+    r = subprocess.run(["make", "-s", "-n", "TEXT_STACK=linked", "build", "install"], cwd=REPO, capture_output=True, text=True)
+    expect(r.returncode == 0 and r.stdout.split("\n")[:2] == ["scripts/release-build --text-stack linked",
+                                                              "scripts/install --text-stack linked "], r)
+    flags = {}
+    for profile in ("shared", "linked"):
+        r = subprocess.run([str(REPO / "scripts" / "release-flags"), "--text-stack", profile], capture_output=True, text=True)
+        expect(r.returncode == 0, r)
+        flags[profile] = r.stdout.split()
+    default = subprocess.run([str(REPO / "scripts" / "release-flags")], capture_output=True, text=True).stdout.split()
+    expect(default == flags["shared"], f"the default flags are not the shared profile's: {default}")
+    expect("-DKIOSK_TEXT_LINKED" not in flags["shared"] and "--kiosk-text-stack=linked" not in flags["shared"], flags)
+    expect({"-DKIOSK_TEXT_LINKED", "--kiosk-text-stack=linked"} <= set(flags["linked"]), flags)
+    expect(flags["linked"][:len(flags["shared"])] == flags["shared"], f"the linked profile is not the default's and more: {flags}")
+    # SWIFT_BUILD_FLAGS of one profile with --text-stack naming the other: refused, not half obeyed.
+    r = subprocess.run([str(REPO / "scripts" / "release-build"), "--text-stack", "shared", "--show-bin-path"], cwd=REPO,
+                       capture_output=True, text=True, env={**env, "SWIFT_BUILD_FLAGS": " ".join(flags["linked"])}, timeout=60)
+    expect(r.returncode == 2 and "SWIFT_BUILD_FLAGS builds the linked text stack" in r.stderr, r)
+
+
+def check_the_profiles_build_as_asked_and_switching_compiles_again():
+    # scripts/release-build with `swift` a stand-in that says how it was called. The default runs no
+    # scripts/text-stack (its folder, named here, stays unmade); the linked profile does (the real one:
+    # built already, it only checks the versions), and each switch removes the other profile's objects.
+    with tempfile.TemporaryDirectory() as folder:
+        scratch, bin_dir, text = Path(folder) / "scratch", Path(folder) / "bin", Path(folder) / "text-stack"
+        bin_dir.mkdir()
+        (bin_dir / "swift").write_text('#!/bin/sh\necho "swift $*"\n')
+        (bin_dir / "swift").chmod(0o755)
+        objects = scratch / "x86_64-unknown-linux-gnu" / "release"
+        env = {**release.release_build_environment(), "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+
+        def build(*profile, **extra):
+            objects.mkdir(parents=True, exist_ok=True)
+            r = subprocess.run([str(REPO / "scripts" / "release-build"), "--scratch-path", str(scratch), *profile], cwd=REPO,
+                               capture_output=True, text=True, env={**env, **extra}, timeout=240)
+            expect(r.returncode == 0 and "swift build -c release --product kiosk" in r.stdout, r)
+            return objects.is_dir(), r
+
+        kept, r = build(KIOSK_TEXT_STACK_DIR=str(text))
+        expect("-DKIOSK_TEXT_LINKED" not in r.stdout and "--kiosk-text-stack" not in r.stdout, f"the default: {r.stdout}")
+        expect(not text.exists() and "text-stack" not in r.stderr, f"the default release ran scripts/text-stack: {r.stderr}")
+        kept, r = build(KIOSK_TEXT_STACK_DIR=str(text))
+        expect(kept, f"the same profile compiled again: {r}")
+        if not (REPO / ".build-text" / "prefix" / "built-from").exists():
+            skip("the linked text stack is not built in .build-text (scripts/test builds it): its switch is not checked")
+        kept, r = build("--text-stack", "linked")
+        expect(not kept and "removing" in r.stderr, f"switched to linked, the objects stayed: {r}")
+        expect("-DKIOSK_TEXT_LINKED" in r.stdout and "--kiosk-text-stack=linked" in r.stdout, f"linked: {r.stdout}")
+        kept, r = build("--text-stack", "linked")
+        expect(kept, f"linked again compiled again: {r}")
+        kept, r = build("--text-stack", "shared")
+        expect(not kept and "removing" in r.stderr, f"switched back to shared, the objects stayed: {r}")
+
+
+def check_the_default_release_has_no_text_code_and_the_linked_one_has():
+    kiosk = built(RELEASE / "kiosk", "scripts/release-build --scratch-path .build-release")
+    expect(not has_linked_text(kiosk), f"{kiosk} has the text stack linked in: the default release must load Debian's")
+    libraries, _ = needs(kiosk)
+    expect("libpangocairo-1.0.so.0" in libraries, f"{kiosk} was not linked against Debian's pango (before the trim): {libraries}")
+    linked = built(LINKED_RELEASE / "kiosk", "scripts/release-build --text-stack linked --scratch-path .build-release-linked")
+    expect(has_linked_text(linked), f"{linked} has no text stack linked in")
+    libraries, _ = needs(linked)
+    expect(not [name for name in libraries if name.startswith(("libpango", "libcairo", "libharfbuzz"))], f"{linked} needs {libraries}")
+    expect_runs_on_a_board(linked)
+
+
+def check_install_refuses_the_other_profile_when_one_is_asked_for():
+    kiosk = built(RELEASE / "kiosk", "scripts/release-build --scratch-path .build-release")
+    app = built(RELEASE / "hello-kiosk", "scripts/release-build --product hello-kiosk --scratch-path .build-release")
+    linked = built(LINKED_RELEASE / "kiosk", "scripts/release-build --text-stack linked --scratch-path .build-release-linked")
+    with tempfile.TemporaryDirectory() as folder:
+        stage = Path(folder) / "stage"
+        r = install("--no-build", "--text-stack", "linked", "--build-dir", linked.parent, "--app", app, stage=stage)
+        expect(r.returncode == 2, f"exit {r.returncode}: {r.stdout}{r.stderr}")
+        for words in ("--app", "has the shared text stack, and --text-stack linked was asked for",
+                      "scripts/release-build --text-stack linked --product hello-kiosk", "nothing was installed"):
+            expect(words in r.stderr, f"no {words!r} in: {r.stderr}")
+        expect("--allow-" not in r.stderr, f"an --allow option does not help here: {r.stderr}")
+        expect(not stage.exists(), f"something was installed: {list(stage.rglob('*'))[:5]}")
+        r = install("--no-build", "--text-stack", "shared", "--build-dir", linked.parent, stage=stage)
+        expect(r.returncode == 2 and "the kiosk binary" in r.stderr and "has the linked text stack" in r.stderr, r.stderr)
+        expect(not stage.exists(), "something was installed")
+        # Not asked for, a linked kiosk is installed and said to be.
+        r = install("--no-build", "--build-dir", linked.parent, stage=stage)
+        expect(r.returncode == 0 and "kiosk has the text stack linked in" in r.stdout, f"exit {r.returncode}: {r.stdout}{r.stderr}")
+        shutil.rmtree(stage)
+        r = install("--no-build", "--text-stack", "shared", "--build-dir", kiosk.parent, stage=stage)
+        expect(r.returncode == 0 and "linked in" not in r.stdout, f"exit {r.returncode}: {r.stdout}{r.stderr}")
 
 
 def check_a_failed_text_stack_build_leaves_no_stamp():

@@ -1,7 +1,9 @@
-"""The release kiosk as a board gets it: 7 libraries at exec, the text stack linked in (GObject's start
-deferred to text's first use), no Foundation or ICU, no libstdc++.so, no exported symbol of its own, packed
-relocations, under 15 MB; on a real display its start-up timeline in order and the debug build's pixels,
-then no CPU, no wake-up and no thread between events."""
+"""The release kiosk as a board gets it: 7 libraries at exec, no Foundation or ICU, no libstdc++.so, no
+exported symbol of its own, packed relocations, under 15 MB; on a real display its start-up timeline in order
+and the debug build's pixels, Debian's pango loaded when text is first used, then no CPU, no wake-up and no
+thread between events. Then the linked text stack's profile (scripts/release-build --text-stack linked, in
+.build-release-linked): the same 7 libraries, GObject's start deferred to text's first use, and on the display
+the same pixels with none of text's shared libraries mapped."""
 
 import json
 import re
@@ -22,25 +24,32 @@ TIMEOUT = 600
 SCRATCH = REPO / ".build-release"            # the release build's own scratch path (as Tests/System/peers)
 BUILT = SCRATCH / "release" / "kiosk"
 TRIMMED = SCRATCH / "footprint" / "kiosk"    # read by the guest through the host root share
+# The linked text stack's profile, in a scratch folder of its own (as scripts/test builds it).
+LINKED_SCRATCH = REPO / ".build-release-linked"
+LINKED_BUILT = LINKED_SCRATCH / "release" / "kiosk"
+LINKED_TRIMMED = LINKED_SCRATCH / "footprint" / "kiosk"
 # What the kiosk may load at exec: the display and composition libraries and what the static Swift runtime
 # needs (its C++ library is linked in: scripts/link-release). pango, cairo, fontconfig and what they link
-# are linked in (scripts/text-stack); libseat, libinput and xkbcommon load when first used (LazyLink).
+# load when text is first used (LazyLink), or are linked in (the linked profile, scripts/text-stack);
+# libseat, libinput and xkbcommon load when first used.
 AT_EXEC = {"libdrm.so.2", "libudev.so.1", "libpixman-1.so.0", "libm.so.6", "libgcc_s.so.1", "libc.so.6", "ld-linux-x86-64.so.2"}
 LOADED_LATER = ("libpangocairo", "libcairo", "libseat", "libinput", "libxkbcommon", "libglib", "libsystemd")
-# The text stack's shared libraries, which a release never loads: their code is in the binary. (GLib and
-# GObject's do load, with libinput: libwacom uses them. The binary's own copies export nothing, so each
-# library keeps to its own.)
+# The text stack's shared libraries: the default release maps them once text is first used, the linked
+# profile never (their code is in the binary). (GLib and GObject's load with libinput either way: libwacom
+# uses them. The linked binary's own copies export nothing, so each library keeps to its own.)
 TEXT_LIBRARIES = ("libpango", "libcairo", "libharfbuzz", "libfontconfig", "libfreetype", "libfribidi", "libthai")
 BUDGET = 15 * 1024 * 1024                    # what a board carries beyond Debian's packages
-# At most this much of the binary's code resident after a start (KiB): 5.3-5.6 MiB are (seven runs). The
-# kiosk's own code and the Swift runtime's are 3.1-3.4 MiB of it (3.1-3.2 at e9f0874, 3.4 in two runs at
-# 9882083, the sample 2 s after the start holding input's set-up; 1.6 MiB of it the standard library's
-# internal functions, which share one section the linker cannot order), the text stack's about 2.1
-# (Debian's archives have a section per file, not per function: a function run brings its file's code
-# along). 6.0 MiB were with an order list made before the text stack was linked in, 4.0 MiB of the kiosk's
-# own before each of its functions had a section of its own and the unnamed ones were put together
-# (scripts/release-flags, scripts/release-sections.ld): a stale order list comes back above the bound.
-CODE_RESIDENT_KIB = 5.8 * 1024
+# At most this much of the binary's code resident after a start (KiB). The kiosk's own code and the Swift
+# runtime's are 3.1-3.4 MiB (3.1-3.2 at e9f0874, 3.4 in two runs at 9882083, the sample 2 s after the start
+# holding input's set-up; 1.6 MiB of it the standard library's internal functions, which share one section
+# the linker cannot order; 3.2 in the default release's first run): the default release's bound. The linked
+# text stack's binary holds 5.3-5.6 MiB (seven runs), its text code about 2.1 of it (Debian's archives have a
+# section per file, not per function: a function run brings its file's code along). 6.0 MiB were with an
+# order list made before the text stack was linked in, 4.0 MiB of the kiosk's own before each of its
+# functions had a section of its own and the unnamed ones were put together (scripts/release-flags,
+# scripts/release-sections.ld): a stale order list comes back above the bound.
+CODE_RESIDENT_KIB = 3.8 * 1024
+LINKED_CODE_RESIDENT_KIB = 5.8 * 1024
 HELPER_CODE_RESIDENT = 512                   # KiB of it in the forked seat helper
 PHASES = ["configuration", "seat", "backend", "displays", "fonts", "launched", "first-frame", "first-flip", "input"]
 
@@ -53,21 +62,35 @@ def needed_at_exec(path: Path) -> set[str]:
     return set(re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic))
 
 
-def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
+def build_and_trim(scratch: Path, built: Path, trimmed: Path, profile: list[str], what: str):
+    """The release build into `scratch` (with `profile`, scripts/release-build's options), stripped and
+    trimmed into `trimmed` as scripts/install does; checks what it needs at exec and its size."""
     # Incremental: scripts/test has built it already; alone, this builds it (about 2 minutes from nothing).
-    r = subprocess.run(release.kiosk_build_command(SCRATCH), cwd=REPO, capture_output=True, text=True,
+    r = subprocess.run(release.kiosk_build_command(scratch) + profile, cwd=REPO, capture_output=True, text=True,
                        env=release.release_build_environment())
-    expect(r.returncode == 0, f"release build failed: {r.stdout[-2000:]}{r.stderr[-2000:]}")
-    TRIMMED.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(BUILT, TRIMMED)
-    trim = subprocess.run([str(REPO / "scripts" / "trim-binary"), str(TRIMMED)], capture_output=True, text=True)
+    expect(r.returncode == 0, f"{what}: release build failed: {r.stdout[-2000:]}{r.stderr[-2000:]}")
+    trimmed.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(built, trimmed)
+    trim = subprocess.run([str(REPO / "scripts" / "trim-binary"), str(trimmed)], capture_output=True, text=True)
     expect(trim.returncode == 0, trim.stderr)
-    needed = needed_at_exec(TRIMMED)
-    expect(needed == AT_EXEC, f"needed at exec: {sorted(needed)}, expected {sorted(AT_EXEC)}")
-    size = TRIMMED.stat().st_size
-    note(f"release binary {size / 1048576:.1f} MiB stripped, {len(needed)} libraries at exec")
-    expect(size <= BUDGET, f"{size} bytes, more than {BUDGET}")
+    needed = needed_at_exec(trimmed)
+    expect(needed == AT_EXEC, f"{what}: needed at exec: {sorted(needed)}, expected {sorted(AT_EXEC)}")
+    size = trimmed.stat().st_size
+    note(f"{what}: {size / 1048576:.1f} MiB stripped, {len(needed)} libraries at exec")
+    expect(size <= BUDGET, f"{what}: {size} bytes, more than {BUDGET}")
+
+
+def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
+    build_and_trim(SCRATCH, BUILT, TRIMMED, [], "release binary")
     state["binary"] = TRIMMED
+
+
+def check_the_linked_text_stack_needs_the_same_seven(guest):
+    # Its text code is inside: nothing of pango's is named at exec even before the trim (no -l of it linked).
+    build_and_trim(LINKED_SCRATCH, LINKED_BUILT, LINKED_TRIMMED, ["--text-stack", "linked"], "linked text stack")
+    named = [name for name in needed_at_exec(LINKED_BUILT) if name.startswith(TEXT_LIBRARIES)]
+    expect(not named, f"the linked text stack's binary names text's shared libraries: {named}")
+    state["linked"] = LINKED_TRIMMED
 
 
 def check_trimmed_with_its_symbols_it_loads_the_same(guest):
@@ -89,34 +112,43 @@ def check_trimmed_with_its_symbols_it_loads_the_same(guest):
 
 
 def check_it_exports_nothing_and_packs_its_relocations(guest):
+    for binary in (TRIMMED, LINKED_TRIMMED):
+        exports_nothing_and_packs_its_relocations(binary)
+
+
+def exports_nothing_and_packs_its_relocations(binary: Path):
     # scripts/link-release: the loader maps no table of exported symbols, and reads 35,000 relative
     # relocations from a few KB (DT_RELR) instead of 840 KB.
-    exported = subprocess.run(["nm", "-D", "--defined-only", str(TRIMMED)], capture_output=True, text=True, check=True).stdout
-    relocations = subprocess.run(["readelf", "-r", "-W", str(TRIMMED)], capture_output=True, text=True, check=True).stdout
+    exported = subprocess.run(["nm", "-D", "--defined-only", str(binary)], capture_output=True, text=True, check=True).stdout
+    relocations = subprocess.run(["readelf", "-r", "-W", str(binary)], capture_output=True, text=True, check=True).stdout
     # Only libc's variables that the linked-in C code names (stdout, stderr): code built for an executable
     # refers to them at a fixed place, so the loader copies them into the binary (R_X86_64_COPY) and libc
     # uses that copy, which the dynamic table must name.
     copied = set(re.findall(r"R_X86_64_COPY\s+[0-9a-f]+\s+(\S+)", relocations))
     own = [line for line in exported.splitlines() if line.split()[-1] not in copied or "@GLIBC_" not in line.split()[-1]]
-    expect(not own, f"exported symbols of its own: {own[:5]} (copied from libc: {sorted(copied)})")
-    dynamic = subprocess.run(["readelf", "-d", str(TRIMMED)], capture_output=True, text=True, check=True).stdout
-    expect("(RELR)" in dynamic, "no DT_RELR in the dynamic section")
+    expect(not own, f"{binary}: exported symbols of its own: {own[:5]} (copied from libc: {sorted(copied)})")
+    dynamic = subprocess.run(["readelf", "-d", str(binary)], capture_output=True, text=True, check=True).stdout
+    expect("(RELR)" in dynamic, f"{binary}: no DT_RELR in the dynamic section")
     relative = relocations.count("R_X86_64_RELATIVE")
-    expect(relative == 0, f"{relative} relative relocations left in .rela.dyn")
+    expect(relative == 0, f"{binary}: {relative} relative relocations left in .rela.dyn")
 
 
 def check_gobjects_start_waits_for_text(guest):
-    # GObject's static library starts its type system in a constructor (290 K instructions, a fifth of
-    # `kiosk --version`'s); scripts/text-stack moves it to kiosk_deferred_init, which the text's first use
-    # runs (CLazyPangoCairo), as loading the shared library did. What the loader runs at exec is .init_array.
+    # The default release has no GObject of its own (Debian's shared one comes with pango).
     symbols = subprocess.run(["nm", "--defined-only", str(BUILT)], capture_output=True, text=True, check=True).stdout
+    expect(" gobject_init_ctor" not in symbols, f"{BUILT} has GObject linked in (built with the linked text stack?)")
+    # The linked text stack: GObject's static library starts its type system in a constructor (290 K
+    # instructions, a fifth of `kiosk --version`'s); scripts/text-stack moves it to kiosk_deferred_init, which
+    # the text's first use runs (CLazyPangoCairo), as loading the shared library did. What the loader runs
+    # at exec is .init_array.
+    symbols = subprocess.run(["nm", "--defined-only", str(LINKED_BUILT)], capture_output=True, text=True, check=True).stdout
     address = {fields[2]: int(fields[0], 16) for fields in map(str.split, symbols.splitlines()) if len(fields) == 3}
-    expect("gobject_init_ctor" in address, "no gobject_init_ctor in the binary (is GObject linked in?)")
+    expect("gobject_init_ctor" in address, f"no gobject_init_ctor in {LINKED_BUILT} (is GObject linked in?)")
 
     def pointers(section):
         with tempfile.TemporaryDirectory() as folder:
             raw = Path(folder) / "section"
-            subprocess.run(["objcopy", "-O", "binary", f"--only-section={section}", str(BUILT), str(raw)], check=True)
+            subprocess.run(["objcopy", "-O", "binary", f"--only-section={section}", str(LINKED_BUILT), str(raw)], check=True)
             data = raw.read_bytes() if raw.exists() else b""
         return {int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data) - 7, 8)}
 
@@ -173,23 +205,18 @@ def check_no_regex_engine_inside(guest):
 
 
 def check_version_maps_none_of_the_libraries_loaded_later(guest):
-    binary = state["binary"]
-    r = guest.run(f"LD_DEBUG=files {binary} --version", timeout=60)
-    expect(r.ok and r.stdout.strip() == "0.1.0", r)
-    loaded = sorted(set(re.findall(r"file=(\S+) \[0\];  needed by", r.stderr)))
-    expect(set(loaded) <= AT_EXEC, f"--version loaded {loaded}")
-    expect(not [l for l in loaded if l.startswith(LOADED_LATER)], f"--version loaded {loaded}")
+    for binary in (state["binary"], state["linked"]):
+        r = guest.run(f"LD_DEBUG=files {binary} --version", timeout=60)
+        expect(r.ok and r.stdout.strip() == "0.1.0", r)
+        loaded = sorted(set(re.findall(r"file=(\S+) \[0\];  needed by", r.stderr)))
+        expect(set(loaded) <= AT_EXEC, f"{binary} --version loaded {loaded}")
+        expect(not [l for l in loaded if l.startswith(LOADED_LATER)], f"{binary} --version loaded {loaded}")
 
 
-def check_a_real_start_reaches_every_phase_in_order(guest):
-    binary = state["binary"]
-    state["connector"] = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
-    trace = Path(guest.job_dir) / "footprint-trace.jsonl"
-    sampler = measure.Sampler(guest)
-    state["sampler"] = sampler
+def start_on_the_display(guest, binary: Path, trace: Path):
+    """`binary run --backend drm` in the guest, once its trace has every start-up phase (checked in order)."""
     process = guest.spawn(f"exec {binary} run --backend drm --trace {guest.guest_path(trace)}", env=SEAT,
                           line_buffered=False)
-    state["process"] = process
 
     def phases():
         if not trace.exists():
@@ -201,19 +228,28 @@ def check_a_real_start_reaches_every_phase_in_order(guest):
     while time.time() < deadline and "input" not in [p for p, _ in phases()]:
         time.sleep(0.2)
     reached = phases()
-    expect([p for p, _ in reached] == PHASES, f"phases {reached}")
-    expect([ms for _, ms in reached] == sorted(ms for _, ms in reached), f"times out of order: {reached}")
-    note("start-up, ms after exec: " + ", ".join(f"{p} {ms:.0f}" for p, ms in reached))
+    expect([p for p, _ in reached] == PHASES, f"{binary}: phases {reached}")
+    expect([ms for _, ms in reached] == sorted(ms for _, ms in reached), f"{binary}: times out of order: {reached}")
+    note(f"{binary.parent.parent.name}: start-up, ms after exec: " + ", ".join(f"{p} {ms:.0f}" for p, ms in reached))
+    return process
+
+
+def check_a_real_start_reaches_every_phase_in_order(guest):
+    state["connector"] = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
+    state["sampler"] = measure.Sampler(guest)
+    process = start_on_the_display(guest, state["binary"], Path(guest.job_dir) / "footprint-trace.jsonl")
+    state["process"] = process
     state["pid"] = process.pid
 
 
 def check_its_text_looks_as_the_debug_builds(guest):
-    # The release's pango, HarfBuzz, cairo and fontconfig are linked in (scripts/text-stack), the debug
-    # build's are Debian's shared libraries: the frame on the display is the debug build's headless one,
-    # pixel for pixel (the demo's Latin, Chinese and Arabic text, its clock aside).
+    # The release's pango, HarfBuzz, cairo and fontconfig are Debian's shared libraries, as the debug
+    # build's: the frame on the display is the debug build's headless one, pixel for pixel (the demo's
+    # Latin, Chinese and Arabic text, its clock aside). The linked text stack's is checked the same below.
     width, height = image.load(guest.screendump(0)).size
     mode = mode_spelling(state["connector"], width, height)
-    screen_matches(guest, 0, reference([("Virtual-1", mode)])["Virtual-1"])
+    state["reference"] = reference([("Virtual-1", mode)])["Virtual-1"]
+    screen_matches(guest, 0, state["reference"])
 
 
 def check_idle_means_no_cpu_no_wakeup_no_thread(guest):
@@ -244,24 +280,23 @@ def check_idle_means_no_cpu_no_wakeup_no_thread(guest):
     avoid_the_minute(guest, 12)
     cpu = sampler.idle_cpu(pid, seconds=10)
     expect(cpu.idle, f"not idle over 10 s:\n{cpu}")
-    # Loaded when first used, now that they were: input after the first frame, the seat before; text's
-    # libraries never (linked in).
+    # Loaded when first used, now that they were: input after the first frame, the seat before, text's
+    # libraries (Debian's) before the first frame.
     maps = guest.run(f"cat /proc/{pid}/maps", timeout=30).stdout
-    for library in ("libseat", "libinput", "libxkbcommon"):
-        expect(library in maps, f"{library} not loaded by a running kiosk")
-    loaded = sorted({line.split()[-1] for line in maps.splitlines() if any("/" + name in line for name in TEXT_LIBRARIES)})
-    expect(not loaded, f"the running kiosk loaded text's shared libraries: {loaded}")
+    for library in ("libseat", "libinput", "libxkbcommon", "libpango-1.0.so", "libpangocairo-1.0.so", "libcairo.so", "libharfbuzz.so"):
+        expect("/" + library in maps, f"{library} not loaded by a running kiosk")
 
 
-def code_resident(guest, pid: int) -> tuple[int, int]:
-    """KiB of the kiosk binary's code resident in process `pid`, and the code's size."""
+def code_resident(guest, pid: int, binary: Path | None = None) -> tuple[int, int]:
+    """KiB of the kiosk binary's code (`binary`, by default the release's) resident in process `pid`, and the
+    code's size."""
     smaps = guest.run(f"cat /proc/{pid}/smaps", timeout=30).stdout
     resident = size = 0
     mapping = False
     for line in smaps.splitlines():
         fields = line.split()
         if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
-            mapping = len(fields) >= 6 and fields[5] == str(state["binary"]) and fields[1] == "r-xp"
+            mapping = len(fields) >= 6 and fields[5] == str(binary or state["binary"]) and fields[1] == "r-xp"
         elif mapping and fields[0] == "Size:":
             size += int(fields[1])
         elif mapping and fields[0] == "Rss:":
@@ -280,6 +315,27 @@ def check_sigterm_stops_it(guest):
     odd = [line for line in helper if not re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 (notice|error) kiosk\.seat: \[seatd/", line)]
     expect(not odd, f"seat helper lines not in the log's format: {odd[:3]}")
     state["sampler"].close()
+
+
+def check_the_linked_text_stack_maps_none_of_texts_libraries(guest):
+    # The same start with the text stack linked in: every phase, the same pixels (its own pango, HarfBuzz,
+    # cairo and fontconfig, built from Debian's sources), and none of text's shared libraries mapped.
+    process = start_on_the_display(guest, state["linked"], Path(guest.job_dir) / "footprint-linked-trace.jsonl")
+    try:
+        screen_matches(guest, 0, state["reference"])
+        maps = guest.run(f"cat /proc/{process.pid}/maps", timeout=30).stdout
+        expect(f" {state['linked']}" in maps, f"{state['linked']} is not what process {process.pid} runs")
+        loaded = sorted({line.split()[-1] for line in maps.splitlines() if any("/" + name in line for name in TEXT_LIBRARIES)})
+        expect(not loaded, f"the linked text stack's kiosk loaded text's shared libraries: {loaded}")
+        time.sleep(2)                               # as the default's sample: past input's set-up
+        resident, sizes = code_resident(guest, process.pid, state["linked"])
+        note(f"linked text stack: code resident: {resident / 1024:.1f} of {sizes / 1024:.1f} MiB")
+        expect(0 < resident <= LINKED_CODE_RESIDENT_KIB,
+               f"{resident} of {sizes} KiB of code resident (at most {LINKED_CODE_RESIDENT_KIB:.0f})")
+    finally:
+        process.signal(signal.SIGTERM, group=False)
+        result = process.wait(30)
+    expect(result.status == 0, result)
 
 
 def check_a_release_build_with_other_flags_compiles_again(guest):
