@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, image as _image, rfb
+from . import build, disk as disk_module, image as _image, rfb
 from .qmp import QMP
 
 REPO_ROOT = build.REPO_ROOT
@@ -266,6 +266,10 @@ class Guest:
     boot_timeout seconds a boot may go without progress (default KIOSK_VM_BOOT_TIMEOUT or 60; guests
                  come up in 4-14 s); a boot that hangs past it is tried once more (BOOT_ATTEMPTS)
     keep         keep the run folder (console.log, job/, sockets) after stop; default KIOSK_VM_KEEP
+    disk         a disk.Boot: the root is an ext4 image on virtio-blk (a board's eMMC or SD card) instead
+                 of the host's root over 9p; paths of the host are then not in the guest (but the job folder
+                 and the boot's payload), and cwd defaults to /
+    rng          a virtio-rng device (default), as boards have a hardware RNG; False for a board without one
     """
 
     GPU_ID = "gpu0"
@@ -274,8 +278,11 @@ class Guest:
     def __init__(self, heads: int = 2, devices=(), qemu_args=(), memory: int = 1024, smp: int = 2,
                  accel: str | None = None, append: str = "", udev: bool = True, cwd=None,
                  host_cache: str = "loose",
-                 boot_timeout: float | None = None, keep: bool | None = None, name: str = "guest"):
+                 boot_timeout: float | None = None, keep: bool | None = None, name: str = "guest",
+                 disk=None, rng: bool = True):
         self.heads = heads
+        self.disk = disk
+        self.rng = rng
         self.devices = list(devices)
         self.qemu_args = list(qemu_args)
         self.memory = memory
@@ -284,7 +291,7 @@ class Guest:
         self.append = append
         self.udev = udev
         self.host_cache = host_cache
-        self.cwd = str(cwd or REPO_ROOT)
+        self.cwd = str(cwd or ("/" if disk is not None else REPO_ROOT))
         self.boot_timeout = boot_timeout or float(os.environ.get("KIOSK_VM_BOOT_TIMEOUT", "60"))
         self.keep = _env_flag("KIOSK_VM_KEEP") if keep is None else keep
         self.name = name
@@ -350,13 +357,17 @@ class Guest:
                 "-display", "none", "-serial", f"file:{rd / 'console.log'}", "-monitor", "none",
                 "-qmp", f"unix:{rd / 'qmp.sock'},server=on,wait=off"]
         share = "security_model=none,multidevs=remap"
-        cmd += ["-virtfs", f"local,path=/,mount_tag=hostroot,{share},readonly=on",
-                "-virtfs", f"local,path={self.job_dir},mount_tag=job,{share}",
-                "-virtfs", f"local,path={img.extras},mount_tag=extras,{share},readonly=on"]
+        cmd += ["-virtfs", f"local,path={self.job_dir},mount_tag=job,{share}"]
+        if self.disk is None:
+            cmd += ["-virtfs", f"local,path=/,mount_tag=hostroot,{share},readonly=on",
+                    "-virtfs", f"local,path={img.extras},mount_tag=extras,{share},readonly=on"]
+        else:
+            cmd += disk_module.qemu_drive_args(self.disk)
         cmd += ["-device", "virtio-serial-pci,id=vser0",
                 "-chardev", f"socket,id=agent,path={rd / 'agent.sock'},server=on,wait=off",
-                "-device", "virtserialport,bus=vser0.0,chardev=agent,name=kioskvm.agent",
-                "-device", "virtio-rng-pci"]
+                "-device", "virtserialport,bus=vser0.0,chardev=agent,name=kioskvm.agent"]
+        if self.rng:
+            cmd += ["-device", "virtio-rng-pci"]
         if self.heads > 0:
             cmd += ["-device", f"virtio-gpu-pci,id={self.GPU_ID},max_outputs={self.heads}"]
             for h in range(self.heads):
@@ -367,6 +378,11 @@ class Guest:
         append = (f"console=ttyS0 panic=-1 loglevel=4 mitigations=off "
                   f"kioskvm.job={self.job_dir} kioskvm.repo={self.cwd} kioskvm.udev={1 if self.udev else 0} "
                   f"kioskvm.hostcache={self.host_cache} {self.append}")
+        if self.disk is not None:
+            append += " " + disk_module.kernel_args(self.disk)
+            if self.disk.image.init == "systemd":
+                # systemd starts udev itself; the agent (a unit) must not wait for stage 2's coldplug.
+                append = append.replace("kioskvm.udev=1", "kioskvm.udev=0")
         cmd += ["-append", append.strip()]
         return cmd
 
@@ -389,17 +405,21 @@ class Guest:
                 note(f"{self.name}: boot {attempt} hung, booting a fresh guest; {e.summary}")
         raise AssertionError("unreachable")
 
-    def _boot(self, attempt: int) -> "Guest":
-        """One boot: a fresh run folder and QEMU. A hang raises BootHung with its run folder kept."""
+    def _boot(self, attempt: int, again: bool = False) -> "Guest":
+        """One boot: a fresh run folder and QEMU (`again`: the same run and job folders, a reboot's). A hang
+        raises BootHung with its run folder kept."""
         with self._cv:
             self._boot_attempt = attempt
             self.boot_attempts = attempt
             self._ready = False
             self._dead = None
-        # Short path under /tmp: unix socket paths are limited to 108 bytes.
-        self.run_dir = Path(tempfile.mkdtemp(prefix=f"kioskvm-{self.name}-"))
-        self.job_dir = self.run_dir / "job"
-        (self.job_dir / "proc").mkdir(parents=True)
+        if not again:
+            # Short path under /tmp: unix socket paths are limited to 108 bytes.
+            self.run_dir = Path(tempfile.mkdtemp(prefix=f"kioskvm-{self.name}-"))
+            self.job_dir = self.run_dir / "job"
+            (self.job_dir / "proc").mkdir(parents=True)
+        if self.disk is not None and not again:
+            disk_module.bed_files(self.job_dir, self.image)
         cmd = self.qemu_command()
         (self.run_dir / "qemu-command.txt").write_text(shlex.join(cmd) + "\n")
         self._watch = self._watched_files()
@@ -439,7 +459,7 @@ class Guest:
         return self
 
     # The lines by which the guest says how far its boot got: init's stages, udevd's start, the agent's steps.
-    PROGRESS = ("kioskvm-init:", "kioskvm-agent:", "Starting systemd-udevd")
+    PROGRESS = ("kioskvm-init:", "kioskvm-agent:", "Starting systemd-udevd", "[  OK  ]")
 
     def _wait_for_boot(self) -> None:
         """Until the agent says it is ready. A boot is hung when it makes no progress (no new line of
@@ -596,17 +616,45 @@ class Guest:
             if self._dead is None:
                 self._dead = "guest stopped"
             self._cv.notify_all()
+        self._close_agent()
+        if self.run_dir and self.run_dir.exists():
+            if self.keep:
+                print(f"kioskvm: kept {self.run_dir} (console.log, job/, qemu-command.txt)", flush=True)
+            else:
+                shutil.rmtree(self.run_dir, ignore_errors=True)
+
+    def _close_agent(self) -> None:
         if self._agent is not None:
             try:
                 self._agent.close()
             except OSError:
                 pass
             self._agent = None
-        if self.run_dir and self.run_dir.exists():
-            if self.keep:
-                print(f"kioskvm: kept {self.run_dir} (console.log, job/, qemu-command.txt)", flush=True)
-            else:
-                shutil.rmtree(self.run_dir, ignore_errors=True)
+
+    def reboot(self, timeout: float = 300.0) -> "Guest":
+        """`systemctl reboot` in a disk guest that keeps its writes (disk.Boot(snapshot=False), systemd as
+        init), then the boot into the same disk: QEMU exits at the guest's reboot (-no-reboot), and a new QEMU
+        boots the image as the guest left it, with the same run and job folders. The console of the boot
+        before is kept as console-N.log."""
+        if self.disk is None or self.disk.snapshot or self.disk.image.init != "systemd":
+            raise GuestError("reboot() needs a disk guest with systemd that keeps its writes "
+                             "(disk.Boot(image of kind 'fresh', snapshot=False))")
+        self.spawn("systemctl reboot", stdin=False)
+        deadline = time.monotonic() + timeout
+        while self._qemu.poll() is None:
+            if time.monotonic() > deadline:
+                raise GuestError(f"the guest did not go down within {timeout:.0f} s of `systemctl reboot`\n"
+                                 f"{self.diagnostics()}")
+            time.sleep(0.2)
+        if self._qmp is not None:
+            self._qmp.close()
+            self._qmp = None
+        self._close_agent()
+        boots = len(list(self.run_dir.glob("console-*.log"))) + 1
+        shutil.copy(self.console_log, self.run_dir / f"console-{boots}.log")
+        for sock in ("agent.sock", "qmp.sock"):
+            (self.run_dir / sock).unlink(missing_ok=True)
+        return self._boot(self._boot_attempt + 1, again=True)
 
     def kill(self) -> None:
         """Hard stop from any thread (the runner's watchdog): waiters get GuestDied at once."""

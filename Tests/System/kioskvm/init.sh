@@ -30,11 +30,17 @@ mount -t devtmpfs devtmpfs /dev || die "mount devtmpfs"
 JOB=
 REPO=
 HOSTCACHE=loose     # Guest(host_cache=...): see guest.py for the measurements behind the default
+ROOT=host           # kioskvm.root=disk: the root is the ext4 image on virtio-blk (disk.py), not the host's
+INIT=agent          # kioskvm.init=systemd: systemd is PID 1 (the agent a unit of its own), else the agent
+PAYLOAD=            # kioskvm.payload=PATH: the second disk (vdb), read-only at PATH
 for arg in $(cat /proc/cmdline); do
     case "$arg" in
         kioskvm.job=*) JOB="${arg#kioskvm.job=}" ;;
         kioskvm.repo=*) REPO="${arg#kioskvm.repo=}" ;;
         kioskvm.hostcache=*) HOSTCACHE="${arg#kioskvm.hostcache=}" ;;
+        kioskvm.root=*) ROOT="${arg#kioskvm.root=}" ;;
+        kioskvm.init=*) INIT="${arg#kioskvm.init=}" ;;
+        kioskvm.payload=*) PAYLOAD="${arg#kioskvm.payload=}" ;;
         kioskvm.trace=1) set -x ;;
     esac
 done
@@ -48,30 +54,52 @@ done < /modules.list
 
 say "modules loaded"
 O=trans=virtio,version=9p2000.L,msize=512000
-mkdir -p /mnt/host /mnt/extras /mnt/rw
-mount -t 9p -o "$O,ro,cache=$HOSTCACHE" hostroot /mnt/host || die "mount 9p hostroot"
-# The extras must be their own share: overlayfs refuses a lowerdir nested inside another lowerdir.
-mount -t 9p -o "$O,ro,cache=$HOSTCACHE" extras /mnt/extras || die "mount 9p extras"
-mount -t tmpfs -o mode=755 tmpfs /mnt/rw || die "mount tmpfs"
-mkdir -p /mnt/rw/upper /mnt/rw/work
-mount -t overlay -o lowerdir=/mnt/extras:/mnt/host,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work \
-    overlay /newroot || die "mount overlay"
+# wait_for DEVICE: virtio-blk's disks appear in devtmpfs a moment after the module is loaded.
+wait_for() {
+    n=0
+    while [ ! -b "$1" ]; do
+        n=$((n + 1)); [ "$n" -le 100 ] || die "no $1 after 10 s"
+        sleep 0.1
+    done
+}
+if [ "$ROOT" = disk ]; then
+    wait_for /dev/vda
+    mount -t ext4 -o rw,noatime /dev/vda /newroot || die "mount /dev/vda (the root disk)"
+else
+    mkdir -p /mnt/host /mnt/extras /mnt/rw
+    mount -t 9p -o "$O,ro,cache=$HOSTCACHE" hostroot /mnt/host || die "mount 9p hostroot"
+    # The extras must be their own share: overlayfs refuses a lowerdir nested inside another lowerdir.
+    mount -t 9p -o "$O,ro,cache=$HOSTCACHE" extras /mnt/extras || die "mount 9p extras"
+    mount -t tmpfs -o mode=755 tmpfs /mnt/rw || die "mount tmpfs"
+    mkdir -p /mnt/rw/upper /mnt/rw/work
+    mount -t overlay -o lowerdir=/mnt/extras:/mnt/host,upperdir=/mnt/rw/upper,workdir=/mnt/rw/work \
+        overlay /newroot || die "mount overlay"
+fi
 
 for d in proc sys dev; do
     mount --move "/$d" "/newroot/$d" || die "move /$d"
 done
-# Fresh /tmp and /run, as on a booted system (the host's are not the guest's business).
-mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /newroot/tmp || die "mount /tmp"
-mount -t tmpfs -o mode=755,nosuid,nodev tmpfs /newroot/run || die "mount /run"
+# Fresh /tmp and /run, as on a booted system (the host's are not the guest's business). systemd mounts its
+# own /run, and a disk's /tmp is its own.
+if [ "$INIT" != systemd ]; then
+    mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /newroot/tmp || die "mount /tmp"
+    mount -t tmpfs -o mode=755,nosuid,nodev tmpfs /newroot/run || die "mount /run"
+fi
 # A repository under /tmp or /run (a CI clone in /tmp) would vanish under those fresh mounts: lay it back
 # from the host's root, writable in RAM like the rest of the root.
-case "$REPO" in
-    /tmp/*|/run/*)
+case "$ROOT:$REPO" in
+    host:/tmp/*|host:/run/*)
         mkdir -p /mnt/rw/repo-upper /mnt/rw/repo-work "/newroot$REPO" || die "mkdir $REPO"
         mount -t overlay -o "lowerdir=/mnt/host$REPO,upperdir=/mnt/rw/repo-upper,workdir=/mnt/rw/repo-work" \
             overlay "/newroot$REPO" || die "overlay $REPO"
         ;;
 esac
+# The payload after /tmp's mount, which would hide a payload under /tmp (a CI clone's build folder).
+if [ -n "$PAYLOAD" ]; then
+    wait_for /dev/vdb
+    mkdir -p "/newroot$PAYLOAD" || die "mkdir $PAYLOAD"
+    mount -t ext4 -o ro /dev/vdb "/newroot$PAYLOAD" || die "mount /dev/vdb (the payload) at $PAYLOAD"
+fi
 mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /newroot/dev/pts
 mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /newroot/dev/shm
@@ -80,14 +108,25 @@ mount -t tmpfs -o mode=1777,nosuid,nodev tmpfs /newroot/dev/shm
 # cache=none: the guest's writes reach the host file before write() returns, and host writes are seen.
 mkdir -p "/newroot$JOB" || die "mkdir $JOB"
 mount -t 9p -o "$O,cache=none" job "/newroot$JOB" || die "mount 9p job"
+if [ "$ROOT" = disk ]; then
+    # The bed's agent, stage 2, services and helpers: the host put them in the job folder (disk.bed_files).
+    mkdir -p /newroot/usr/lib/kioskvm
+    mount --bind "/newroot$JOB/kioskvm" /newroot/usr/lib/kioskvm || die "bind $JOB/kioskvm"
+fi
 
-# Keep the raw layers reachable for debugging.
-mkdir -p /newroot/run/kioskvm/host /newroot/run/kioskvm/extras /newroot/run/kioskvm/rw
-mount --move /mnt/host /newroot/run/kioskvm/host
-mount --move /mnt/extras /newroot/run/kioskvm/extras
-mount --move /mnt/rw /newroot/run/kioskvm/rw
+if [ "$ROOT" = host ]; then
+    # Keep the raw layers reachable for debugging.
+    mkdir -p /newroot/run/kioskvm/host /newroot/run/kioskvm/extras /newroot/run/kioskvm/rw
+    mount --move /mnt/host /newroot/run/kioskvm/host
+    mount --move /mnt/extras /newroot/run/kioskvm/extras
+    mount --move /mnt/rw /newroot/run/kioskvm/rw
+fi
 
 say "stage 1 done"
+if [ "$INIT" = systemd ]; then
+    exec switch_root /newroot /lib/systemd/systemd
+    die "switch_root to systemd failed"
+fi
 # switch_root, not chroot: `udevadm trigger` refuses to run inside a chroot (recipe).
 exec switch_root /newroot /bin/sh /usr/lib/kioskvm/stage2.sh
 die "switch_root failed"

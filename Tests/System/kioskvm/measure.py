@@ -616,7 +616,9 @@ class GuestService:
 
     def __init__(self, guest, timeout: float = 60.0):
         self.guest = guest
-        self.process = guest.spawn(f"exec python3 -I -S -u {self.SCRIPT} serve", line_buffered=False)
+        # A disk guest has not the host's files: its image carries the script (disk.GUEST_SCRIPTS).
+        script = self.SCRIPT if getattr(guest, "disk", None) is None else f"/usr/lib/kioskvm/{os.path.basename(self.SCRIPT)}"
+        self.process = guest.spawn(f"exec python3 -I -S -u {script} serve", line_buffered=False)
         self._lines = 0
         first = self._next(timeout)
         if not first.get("ready"):
