@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import inspect
 import json
 import os
 import shutil
@@ -54,7 +55,7 @@ BASE_PACKAGES = ["systemd", "systemd-sysv", "udev", "dbus", "libpam-systemd", "p
 # 2, the guest services (measure.GuestService) and the helpers. Not in the image, so that it need not be built
 # again when one changes: Guest copies them into the job folder at each boot, and init.sh binds that copy at
 # /usr/lib/kioskvm (read over 9p, as the host's are on the 9p bed; what is measured is on the disks).
-GUEST_SCRIPTS = ["agent.py", "stage2.sh", "measure.py", "control.py"]
+GUEST_SCRIPTS = ["agent.py", "stage2.sh", "measure.py", "control.py", "jsonlines.py"]
 ARCHIVE = "/var/lib/kioskvm-archive"          # the fresh kind's local archive, in the guest
 AGENT_UNIT = """[Unit]
 Description=kioskvm test agent (the host drives the guest over virtio-serial)
@@ -81,7 +82,8 @@ def run_packages() -> list[str]:
 
 def _kinds() -> dict:
     return {
-        "peers": {"install": run_packages() + build.PEER_PACKAGES + ["libdrm2"], "archive": [], "init": "agent"},
+        # seatd: cage's seat (the 9p guest has it from build.GUEST_PACKAGES).
+        "peers": {"install": run_packages() + build.PEER_PACKAGES + ["libdrm2", "seatd"], "archive": [], "init": "agent"},
         "fresh": {"install": [], "archive": run_packages(), "init": "systemd"},
     }
 
@@ -140,9 +142,13 @@ def kernel_args(boot: Boot) -> str:
 # ------------------------------------------------------------------------------------------- images
 
 def _key(kind: str, spec: dict) -> str:
+    """What the image is made of: the kind's packages, the base, the suite, and the code that makes it (not
+    the rest of this file, whose edits need no new image)."""
     h = hashlib.sha256()
     h.update(json.dumps({"kind": kind, "spec": spec, "base": BASE_PACKAGES, "suite": SUITE}, sort_keys=True).encode())
-    h.update((HERE / "disk.py").read_bytes())
+    for function in (_build, _lay_out, _mkfs, _chroot):
+        h.update(inspect.getsource(function).encode())
+    h.update(AGENT_UNIT.encode())
     return f"disk-{kind}-{h.hexdigest()[:12]}"
 
 

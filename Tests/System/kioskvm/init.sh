@@ -95,10 +95,11 @@ case "$ROOT:$REPO" in
         ;;
 esac
 # The payload after /tmp's mount, which would hide a payload under /tmp (a CI clone's build folder).
+# (/dev has moved into the new root by now.)
 if [ -n "$PAYLOAD" ]; then
-    wait_for /dev/vdb
+    wait_for /newroot/dev/vdb
     mkdir -p "/newroot$PAYLOAD" || die "mkdir $PAYLOAD"
-    mount -t ext4 -o ro /dev/vdb "/newroot$PAYLOAD" || die "mount /dev/vdb (the payload) at $PAYLOAD"
+    mount -t ext4 -o ro /newroot/dev/vdb "/newroot$PAYLOAD" || die "mount /dev/vdb (the payload) at $PAYLOAD"
 fi
 mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /newroot/dev/pts
