@@ -375,14 +375,13 @@ class Guest:
         for d in self.devices:
             cmd += ["-device", d]
         cmd += self.qemu_args
+        # systemd starts udev itself: an agent that is a unit must not wait for stage 2's coldplug.
+        udev = self.udev and not (self.disk is not None and self.disk.image.init == "systemd")
         append = (f"console=ttyS0 panic=-1 loglevel=4 mitigations=off "
-                  f"kioskvm.job={self.job_dir} kioskvm.repo={self.cwd} kioskvm.udev={1 if self.udev else 0} "
+                  f"kioskvm.job={self.job_dir} kioskvm.repo={self.cwd} kioskvm.udev={1 if udev else 0} "
                   f"kioskvm.hostcache={self.host_cache} {self.append}")
         if self.disk is not None:
             append += " " + disk_module.kernel_args(self.disk)
-            if self.disk.image.init == "systemd":
-                # systemd starts udev itself; the agent (a unit) must not wait for stage 2's coldplug.
-                append = append.replace("kioskvm.udev=1", "kioskvm.udev=0")
         cmd += ["-append", append.strip()]
         return cmd
 
@@ -418,8 +417,8 @@ class Guest:
             self.run_dir = Path(tempfile.mkdtemp(prefix=f"kioskvm-{self.name}-"))
             self.job_dir = self.run_dir / "job"
             (self.job_dir / "proc").mkdir(parents=True)
-        if self.disk is not None and not again:
-            disk_module.bed_files(self.job_dir, self.image)
+            if self.disk is not None:
+                disk_module.bed_files(self.job_dir, self.image)
         cmd = self.qemu_command()
         (self.run_dir / "qemu-command.txt").write_text(shlex.join(cmd) + "\n")
         self._watch = self._watched_files()
