@@ -85,6 +85,8 @@ def _kinds() -> dict:
         # seatd: cage's seat (the 9p guest has it from build.GUEST_PACKAGES).
         "peers": {"install": run_packages() + build.PEER_PACKAGES + ["libdrm2", "seatd"], "archive": [], "init": "agent"},
         "fresh": {"install": [], "archive": run_packages(), "init": "systemd"},
+        # Tests/System/startprofile --bed disk: the kiosk's run packages and perf, to profile a start from a disk.
+        "profile": {"install": run_packages() + ["libdrm2", "linux-perf", "strace"], "archive": [], "init": "agent"},
     }
 
 
