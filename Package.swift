@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "CLazyLibInput", dependencies: ["CLibInput", "CLazyLink"]),
         .target(name: "CLazyXKBCommon", dependencies: ["CXKBCommon", "CLazyLink"]),
         .target(name: "CLazyPangoCairo", dependencies: ["CPangoCairo", "CLazyLink"]),
+        .target(name: "CLazyPNG", dependencies: ["CPNG", "CLazyLink"]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // libdispatch's main-queue interface for an event loop of our own (KioskRuntime's MainLoop).
@@ -73,6 +75,8 @@ let package = Package(
         .target(name: "CEC", dependencies: ["CCEC"], swiftSettings: strict),
         .target(name: "LazyLink", dependencies: ["CLazyLink"], swiftSettings: strict),
         .target(name: "Seat", dependencies: ["CLibSeat", "CLazyLibSeat", "LazyLink"], swiftSettings: strict),
+        // PNG files through libpng's simplified API, loaded on first use (the launch screen).
+        .target(name: "PNG", dependencies: ["CPNG", "CLazyPNG", "LazyLink"], swiftSettings: strict),
         // The kernel's backlight class through sysfs (no C library): devices, levels; an in-memory twin.
         .target(name: "Backlight", swiftSettings: strict),
         // sd_notify(3) in pure Swift (no libsystemd): READY/WATCHDOG/STOPPING for the systemd unit.
@@ -96,7 +100,7 @@ let package = Package(
         .target(
             name: "KioskBackend",
             dependencies: [
-                "KioskKit", "KioskConfig",
+                "KioskKit", "KioskConfig", "PNG",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
 
@@ -207,7 +211,7 @@ let package = Package(
         .testTarget(name: "KioskKitTests", dependencies: ["KioskKit", "GoldenImages"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "KioskConfigTests", dependencies: ["KioskConfig", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: strict),
-        .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "XKB"], swiftSettings: strict),
+        .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "XKB", "PNG"], swiftSettings: strict),
         .testTarget(name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskConfig"], swiftSettings: strict),
         .testTarget(
             name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig", "Backlight"], swiftSettings: strict),
