@@ -27,6 +27,14 @@ public struct DRMModeInfo: Hashable, Sendable, CustomStringConvertible {
         self.name = name.isEmpty ? "\(hdisplay)x\(vdisplay)" : name
     }
 
+    /// Whether `other` drives the display the same way, as the kernel's `drm_mode_equal` judges whether a
+    /// modeset is needed: the timings and flags, not the type (preferred, driver, user) nor the name.
+    public func hasSameTimings(as other: DRMModeInfo) -> Bool {
+        var (a, b) = (self, other)
+        (a.type, a.name, b.type, b.name) = (0, "", 0, "")
+        return a == b
+    }
+
     public var width: Int { Int(hdisplay) }
     public var height: Int { Int(vdisplay) }
     public var isPreferred: Bool { type & kiosk_drm_mode_type_preferred() != 0 }

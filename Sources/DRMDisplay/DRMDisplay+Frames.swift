@@ -18,6 +18,9 @@ extension DRMDisplay {
         output.lastPresented[index] = output.frameNumber
         output.pending = index
         do {
+            if !output.isShown {
+                return try showFirstFrame(output, buffer: index, on: screen)
+            }
             if usesAtomic, let plane = output.primaryPlane {
                 let request = DRMAtomicRequest()
                 try set(request, plane: plane, "FB_ID", UInt64(output.buffers[index].framebuffer.rawValue))
@@ -64,7 +67,7 @@ extension DRMDisplay {
     /// `vblank`: when the new frame went on screen (the flip event's CLOCK_MONOTONIC time); nil when the
     /// flip was given up on. The compositor hears it only from a CRTC with vblank interrupts: elsewhere it
     /// is just when the flip completed.
-    private func completeFlip(_ output: Output, vblank: TimeInterval? = nil) {
+    func completeFlip(_ output: Output, vblank: TimeInterval? = nil) {
         output.flipTimeout?.cancel()
         output.flipTimeout = nil
         output.flipPending = false
@@ -88,6 +91,13 @@ final class Output {
     let bitmaps: [Bitmap]
     var primaryPlane: DRMPlaneID?
     var modeBlob: DRMBlobID?
+    /// Whether our buffers are on the CRTC: false from `light` to the first frame, while the display keeps
+    /// what it showed (`DRMDisplay+FirstFrame.swift`).
+    var isShown = false
+    /// Whether the CRTC already showed `mode` for this connector when lit: then it is committed to
+    /// without a modeset, unless the driver says one is needed (`needsModeset`).
+    var keepsMode = false
+    var needsModeset: Bool?
     /// The buffer on screen.
     var front = 0
     /// The buffer waiting for its flip.

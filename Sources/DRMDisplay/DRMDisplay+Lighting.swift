@@ -4,78 +4,77 @@ import KioskKit
 import Logging
 
 extension DRMDisplay {
-    /// Lights one output: buffers of the mode's size, then an atomic commit (TEST_ONLY first) or `SetCrtc`.
-    /// `modeIndex` is into the connector's modes; nil keeps the CRTC's current mode (no modeset). Other
-    /// outputs are not touched. Throws what the driver refused; nothing changes then. A screen that is off
-    /// (`Screen.powerState`: the schedule, idle, the control socket) gets its mode and buffers but stays
-    /// dark (`ACTIVE` 0, or legacy `DPMS` off): after a session switch or a new mode it must not light up.
+    /// Lights one output: buffers of the mode's size, checked with the driver (an atomic TEST_ONLY commit),
+    /// then shown: at once with the launch screen painted in (`launchScreen`), else at the app's first
+    /// frame on it (`present`), so that what the display showed (the firmware's picture, the boot splash,
+    /// the console) stays until then, with no black frame. `modeIndex` is into the connector's modes; nil
+    /// keeps the CRTC's current mode. Either way, a CRTC that already shows the mode for this connector is
+    /// committed to without a modeset (`DRMDisplay+FirstFrame.swift`). Other outputs are not touched.
+    /// Throws what the driver refused; nothing changes then. A screen that is off (`Screen.powerState`:
+    /// the schedule, idle, the control socket) gets its mode and buffers but stays dark (`ACTIVE` 0, or
+    /// legacy `DPMS` off), at once: after a session switch or a new mode it must not light up.
     func light(connector id: DRMConnectorID, crtc: DRMCRTCID, modeIndex: Int?) throws(DRMError) {
         guard let connector = probed[id] else {
             throw DRMError(operation: "light", errno: ENOENT, detail: "\(id) was not probed")
         }
         let screen = madeScreens.first { $0.name == connector.name }
         let active = screen?.powerState != .off
+        let shown = try? device.crtcState(crtc).mode
         let mode: DRMModeInfo
         if let modeIndex {
             mode = connector.modes[modeIndex]
         } else {
-            // Keep what the CRTC shows: read its mode; our buffers replace the framebuffer without a modeset
-            // only on the atomic path (legacy SetCrtc with the same mode is also flicker-free on most drivers).
-            guard let current = try device.crtcState(crtc).mode else {
+            guard let shown else {
                 throw DRMError(operation: "drmModeGetCrtc", errno: ENOENT, detail: "\(crtc) has no mode to keep")
             }
-            mode = current
+            mode = shown
         }
         let buffers = [
             try device.createDumbBuffer(width: mode.width, height: mode.height),
             try device.createDumbBuffer(width: mode.width, height: mode.height),
         ]
         let output = Output(connector: id, name: connector.name, crtc: crtc, mode: mode, buffers: buffers)
+        // The connector already on this CRTC, which shows this very mode: no modeset is needed.
+        output.keepsMode = shown?.hasSameTimings(as: mode) == true && connector.encoderID.flatMap { device.crtc(ofEncoder: $0) } == crtc
+        let old = outputs[id]
+        // Shown now: a dark screen (nothing to keep), an output of ours replaced (its buffers are freed
+        // below, which would blank the CRTC), or the launch screen. Else at the first frame.
+        let launch = active && old == nil && paintLaunchScreen(on: output, connector: connector)
+        let showsNow = !active || old != nil || launch
         if usesAtomic {
             let plane = try primaryPlane(for: crtc)
             output.primaryPlane = plane
             let blob = try device.createModeBlob(mode)
+            output.modeBlob = blob
             do {
-                let request = try atomicRequest(lighting: output, plane: plane, modeBlob: blob, connector: connector, active: active)
-                try device.commit(request, flags: [.testOnly, .allowModeset])
-                try device.commit(request, flags: [.allowModeset])
+                try commitLighting(output, buffer: 0, connector: connector, active: active, testOnly: true)
+                if showsNow { try commitLighting(output, buffer: 0, connector: connector, active: active, testOnly: false) }
             } catch {
                 device.destroyBlob(blob)
                 for buffer in buffers { buffer.release() }
                 throw error
             }
-            if let old = outputs[id]?.modeBlob { device.destroyBlob(old) }
-            output.modeBlob = blob
-        } else {
+            if let old = old?.modeBlob { device.destroyBlob(old) }
+        } else if showsNow {
             do {
-                try device.setCRTC(crtc, framebuffer: buffers[0].framebuffer, connectors: [id], mode: mode)
+                try commitLighting(output, buffer: 0, connector: connector, active: active, testOnly: false)
             } catch {
                 for buffer in buffers { buffer.release() }
                 throw error
             }
-            if !active, let dpms = connector.property(named: "DPMS")?.id {
-                do { try device.setConnectorProperty(id, dpms, to: 3) } catch {
-                    log.error("\(connector.name): stays lit, DPMS off failed: \(error)")
-                }
-            }
         }
-        if let old = outputs[id] {
+        if let old {
             // The compositor forgets the buffer it last painted into before that memory is unmapped.
             setNeedsFullRepaint(of: old)
             old.release()
         }
         outputs[id] = output
+        let how =
+            launch ? ", showing the launch screen" : showsNow ? "" : ", showing what it showed until the first frame"
         log.info(
-            "\(connector.name): \(active ? "lit" : "set up, off,") \(DisplayMode(mode)) on \(crtc)\(modeIndex == nil ? " (kept the current mode)" : "")"
+            "\(connector.name): \(active ? "lit" : "set up, off,") \(DisplayMode(mode)) on \(crtc)\(modeIndex == nil ? " (kept the current mode)" : "")\(how)"
         )
-        do {
-            _ = try device.vblank(of: crtc)
-        } catch {
-            // Such a driver completes a flip at once, stamped with the time it completed: taken as a vblank,
-            // that would start the next frame at once and draw faster than the display refreshes.
-            output.hasVBlank = false
-            log.info("\(connector.name): \(crtc) has no vblank interrupts (\(error)); frames are paced by a timer at the refresh rate")
-        }
+        if showsNow { probeVBlank(output) }
     }
 
     /// Turns off a CRTC something else lit (the console) on a connector the kiosk does not drive; `stop()`
@@ -156,8 +155,8 @@ extension DRMDisplay {
         throw DRMError(operation: "primaryPlane", errno: ENOENT, detail: "no free primary plane for \(crtc)")
     }
 
-    private func atomicRequest(
-        lighting output: Output, plane: DRMPlaneID, modeBlob: DRMBlobID,
+    func atomicRequest(
+        lighting output: Output, buffer index: Int, plane: DRMPlaneID, modeBlob: DRMBlobID,
         connector: DRMConnector, active: Bool
     ) throws(DRMError) -> DRMAtomicRequest {
         let request = DRMAtomicRequest()
@@ -165,7 +164,7 @@ extension DRMDisplay {
         try set(request, connector: connector.id, "CRTC_ID", UInt64(output.crtc.rawValue))
         try set(request, crtc: output.crtc, "MODE_ID", UInt64(modeBlob.rawValue))
         try set(request, crtc: output.crtc, "ACTIVE", active ? 1 : 0)
-        try set(request, plane: plane, "FB_ID", UInt64(output.buffers[0].framebuffer.rawValue))
+        try set(request, plane: plane, "FB_ID", UInt64(output.buffers[index].framebuffer.rawValue))
         try set(request, plane: plane, "CRTC_ID", UInt64(output.crtc.rawValue))
         // Source coordinates are 16.16 fixed point.
         for (name, value) in [

@@ -37,6 +37,9 @@ public final class DRMDisplay: DisplayBackend {
 
     let application: Application
     private(set) var configuration: KioskConfiguration
+    /// Shown at an output's first modeset while the app starts (`launch-screen`); else what a display
+    /// shows stays until the app's first frame (`DRMDisplay+FirstFrame.swift`).
+    let launchScreen: LaunchScreen?
     private let session: (any DeviceSession)?
     private let seatDevice: OpenedDevice?
     /// Screens in the order they were made (the kernel's connector order), one per connector name.
@@ -45,7 +48,7 @@ public final class DRMDisplay: DisplayBackend {
     /// The connectors as last read.
     var probed: [DRMConnectorID: DRMConnector] = [:]
     /// The EDID identity of each connected display as last read, by connector name.
-    private var displayIdentities: [String: EDID] = [:]
+    var displayIdentities: [String: EDID] = [:]
     private var initialCRTCs: [DRMCRTCState] = []
     private var initialConnectorsOfCRTC: [DRMCRTCID: [DRMConnectorID]] = [:]
     var planes: [DRMPlane] = []
@@ -110,6 +113,7 @@ public final class DRMDisplay: DisplayBackend {
             case .never: buffersAreCachedMemory = true
             }
             application = context.application
+            launchScreen = context.launchScreen
             self.configuration = configuration
             self.session = session
             seatDevice = opened

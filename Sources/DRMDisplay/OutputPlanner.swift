@@ -109,7 +109,8 @@ public enum OutputPlanner {
             let unchanged = isLit && now == target && !connector.isLinkStatusBad
             if !unchanged {
                 plan.actions.append(.light(connector: connector.id, name: connector.name, crtc: crtc, modeIndex: modeIndex))
-                let was = isLit ? now.map { "\($0)" } ?? "?" : "dark"
+                // Not ours: dark, or what the firmware, a boot splash or the console shows.
+                let was = isLit ? now.map { "\($0)" } ?? "?" : now.map { "\($0) (shown by another)" } ?? "dark"
                 let why = connector.isLinkStatusBad && isLit ? " (link-status Bad)" : ""
                 plan.decisions.append("\(connector.name): \(was) -> \(target.map { "\($0)" } ?? "current mode") on \(crtc)\(why)")
             }

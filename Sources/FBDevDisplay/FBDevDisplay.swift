@@ -53,6 +53,10 @@ public final class FBDevDisplay: DisplayBackend {
             throw named != nil ? .failed(Self.name, "\(error)") : .unavailable(Self.name, "\(error)")
         }
         Logger(label: "kiosk.fbdev").notice("using the fbdev backend on \(path)")
+        if let launchScreen = context.launchScreen {
+            // fbdev has no modeset to show it at: the framebuffer keeps what it shows until the first frame.
+            Logger(label: "kiosk.fbdev").notice("launch-screen: the fbdev backend shows none (\(launchScreen.path) not shown)")
+        }
     }
 
     /// Opens and maps `path`; only 32-bit XRGB layouts are accepted (what DRM's fbdev emulation and most

@@ -9,13 +9,17 @@ public final class BackendContext {
     public let application: Application
     private let openSession: @MainActor () throws(BackendError) -> any DeviceSession
     private var openedSession: (any DeviceSession)?
+    /// What a display backend shows at its first modeset while the app starts; nil: none (each display
+    /// keeps what it shows until the app's first frame).
+    public let launchScreen: LaunchScreen?
 
     public init(
-        configuration: KioskConfiguration, application: Application,
+        configuration: KioskConfiguration, application: Application, launchScreen: LaunchScreen? = nil,
         openSession: @escaping @MainActor () throws(BackendError) -> any DeviceSession
     ) {
         self.configuration = configuration
         self.application = application
+        self.launchScreen = launchScreen
         self.openSession = openSession
     }
 

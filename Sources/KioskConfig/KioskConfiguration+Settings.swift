@@ -203,6 +203,7 @@ extension KioskConfiguration {
                     ? "The program's app: \(first), its only one."
                     : "Which of the program's apps runs: \(apps.joined(separator: ", ")); default: \(vocabulary.app(for: KioskConfiguration.default.app) ?? first)."
             }),
+        launchScreenSetting,
         Setting(
             key: "mode", fileForm: .none, flag: "--mode", environmentVariable: nil, valueName: "SCREEN=MODE",
             help: "A screen's mode (the file's [screens.SCREEN] mode); repeatable.", reload: .live,

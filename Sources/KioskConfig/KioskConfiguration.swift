@@ -96,6 +96,8 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var primary: String?
     /// Which app runs: one of `Vocabulary.apps`.
     public var app = "demo"
+    /// What the displays show while the app starts (`launch-screen`).
+    public var launchScreen = LaunchScreen.app
     /// The free-form `[app-settings]` table, handed to the app.
     public var appSettings: [String: ConfigValue] = [:]
     /// The `[screens.*]` tables in file order, after the command line's per-screen settings (`--mode`,

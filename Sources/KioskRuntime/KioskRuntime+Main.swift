@@ -13,7 +13,9 @@ extension KioskRuntime {
     /// where they are and the program exits 2 before any display is touched. `appSettings` declares the
     /// `[app-settings]` keys the app reads: the file is then checked against them like the kiosk's own keys
     /// (nil: the table is handed over unchecked). `my-app check-config` checks a file as `kiosk check-config`
-    /// does, with the app's own settings; `my-app --version` prints `version`.
+    /// does, with the app's own settings; `my-app --version` prints `version`. `launchScreen` is a PNG the
+    /// app ships (a path in its resources), shown at the first modeset while it starts, as UIKit's launch
+    /// screen (the config's `launch-screen` overrides it).
     ///
     /// ```swift
     /// @main struct MyKiosk {
@@ -25,24 +27,30 @@ extension KioskRuntime {
     public nonisolated static func main(
         program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         environment: [String: String] = ProcessEnvironment.current(), version: String? = nil, appSettings: [AppSetting]? = nil,
-        app: @escaping AppMaker
+        launchScreen: String? = nil, app: @escaping AppMaker
     ) -> Never {
         // One app, named as the program: `app` (a setting for programs with several) names nothing else here.
         let vocabulary = vocabulary(apps: [program], appSettings: appSettings)
-        main(program: program, arguments: arguments, environment: environment, version: version, vocabulary: vocabulary) { app($0) }
+        main(
+            program: program, arguments: arguments, environment: environment, version: version, vocabulary: vocabulary,
+            launchScreen: launchScreen
+        ) { app($0) }
     }
 
     /// `main` for a program with several apps, chosen by the configuration's `app` (its vocabulary; the first
     /// in name order when it names none of them); `appSettings` declares the `[app-settings]` keys they read,
-    /// all of them together.
+    /// all of them together; `launchScreen` is the program's.
     public nonisolated static func main(
         program: String = programName, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         environment: [String: String] = ProcessEnvironment.current(), version: String? = nil, appSettings: [AppSetting]? = nil,
-        apps: [String: AppMaker]
+        launchScreen: String? = nil, apps: [String: AppMaker]
     ) -> Never {
         precondition(!apps.isEmpty, "KioskRuntime.main(apps:) needs at least one app")
         let vocabulary = vocabulary(apps: apps.keys.sorted(), appSettings: appSettings)
-        main(program: program, arguments: arguments, environment: environment, version: version, vocabulary: vocabulary) {
+        main(
+            program: program, arguments: arguments, environment: environment, version: version, vocabulary: vocabulary,
+            launchScreen: launchScreen
+        ) {
             configuration in
             apps[vocabulary.app(for: configuration.app)!]!(configuration)
         }
@@ -50,7 +58,7 @@ extension KioskRuntime {
 
     private nonisolated static func main(
         program: String, arguments: [String], environment: [String: String], version: String?, vocabulary: Vocabulary,
-        make: @escaping AppMaker
+        launchScreen: String?, make: @escaping AppMaker
     ) -> Never {
         if arguments.first == ConfigCheck.command {
             let rest = Array(arguments.dropFirst())
@@ -106,7 +114,7 @@ extension KioskRuntime {
             MainActor.assumeIsolated { () -> Never in
                 let runtime = KioskRuntime(
                     configuration: loaded.configuration, source: source, delegate: make(loaded.configuration), timeline: timeline,
-                    fonts: fonts)
+                    fonts: fonts, appLaunchScreen: launchScreen)
                 do {
                     try runtime.run()
                 } catch {

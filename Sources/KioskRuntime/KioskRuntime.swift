@@ -80,14 +80,19 @@ public final class KioskRuntime {
 
     /// Text's start-up work, started before the configuration was read when `main` made it, else by `start()`.
     private var fonts: FontPreparation?
+    /// The launch screen the app ships (`KioskRuntime.main(launchScreen:)`), used unless the configuration's
+    /// `launch-screen` names another or off.
+    private let appLaunchScreen: String?
 
     /// `fonts`: a preparation already under way (`KioskRuntime.main` starts one before reading the
     /// configuration); nil starts one in `start()`.
     public init(
         configuration: KioskConfiguration, source: ConfigurationSource? = nil, delegate: any ApplicationDelegate,
-        application: Application = .shared, timeline: StartupTimeline = StartupTimeline(), fonts: FontPreparation? = nil
+        application: Application = .shared, timeline: StartupTimeline = StartupTimeline(), fonts: FontPreparation? = nil,
+        appLaunchScreen: String? = nil
     ) {
         self.fonts = fonts
+        self.appLaunchScreen = appLaunchScreen
         self.timeline = timeline
         self.configuration = configuration
         self.source = source
@@ -104,11 +109,15 @@ public final class KioskRuntime {
         self.fonts = fonts
         // Before pango's libraries load (35 of them, under the dynamic loader's lock throughout), what would
         // wait for all of them: the first dispatch source, which starts libdispatch's event thread (a new
-        // thread's TLS takes that lock). libseat still loads after them: loaded first, it delayed text,
-        // which a cold start waits for longer than for the seat. (A SIGTERM sent before this point, blocked
-        // since exec, or during the rest of the start is handled once the start is done, as a stop: the
-        // seat's wait for its session is the longest, 10 s at most.)
+        // thread's TLS takes that lock), and libseat, which the displays need first: on a cold disk the
+        // seat waited 170 ms behind pango's load, and the displays (with the launch screen) and the app's
+        // launch with it. (A SIGTERM sent before this point, blocked since exec, or during the rest of the
+        // start is handled once the start is done, as a stop: the seat's wait for its session is the
+        // longest, 10 s at most.)
         installSignalHandlers()
+        let launchScreen = try makeLaunchScreen()
+        if configuration.backend != HeadlessDisplay.name { SeatSessions.preload() }
+        if launchScreen != nil { LaunchScreen.preload() }
         fonts.release()
         if let tracePath = configuration.tracePath {
             let readFiles =
@@ -119,7 +128,8 @@ public final class KioskRuntime {
         for (phase, _) in timeline.reached { trace?.recordStartup(phase, milliseconds: timeline.milliseconds(phase) ?? 0) }
         let seatName = configuration.seat
         let environment = source?.environment ?? ProcessEnvironment.current()
-        context = BackendContext(configuration: configuration, application: application) { [weak self] () throws(BackendError) in
+        context = BackendContext(configuration: configuration, application: application, launchScreen: launchScreen) {
+            [weak self] () throws(BackendError) in
             let session = try SeatSessions.open(seatName: seatName, environment: environment)
             self?.reached(.seat)
             return session
@@ -132,6 +142,11 @@ public final class KioskRuntime {
         display.compositor = compositor
         compositor.frameObserver = { [weak self] screen in
             guard let self else { return }
+            if let launchScreen, !launchScreen.isReleased,
+                application.connectedScreens.allSatisfy({ compositor.framesComposed(on: $0) > 0 })
+            {
+                launchScreen.release()
+            }
             self.reached(.firstFrame)
             self.service.ready(status: self.statusLine())
         }
@@ -212,6 +227,29 @@ public final class KioskRuntime {
                 MainActor.assumeIsolated { () -> Void in self.stop(reason: "--exit-after \(seconds) s elapsed") }
             }
         }
+    }
+
+    /// The launch screen the configuration's `launch-screen` names, else the app's; nil for none, or on a
+    /// backend that shows none (headless: its snapshots are the app's frames). A file named that cannot be
+    /// read stops the start, naming it; one that reads but does not decode is logged, and the displays keep
+    /// what they show until the app's first frame.
+    private func makeLaunchScreen() throws(RuntimeError) -> LaunchScreen? {
+        let path: String
+        let what: String
+        switch configuration.launchScreen {
+        case .off: return nil
+        case let .file(named): (path, what) = (named, "launch screen (launch-screen)")
+        case .app:
+            guard let app = appLaunchScreen else { return nil }
+            (path, what) = (app, "app's launch screen (KioskRuntime.main(launchScreen:))")
+        }
+        // Checked on every backend: a path mistyped is found on the development machine, not on the board.
+        guard access(path, R_OK) == 0 else { throw .cannotRead(path: path, what: what, reason: String(cString: strerror(errno))) }
+        guard configuration.backend != HeadlessDisplay.name else {
+            log.info("launch-screen: the headless backend shows none (its snapshots are the app's frames)")
+            return nil
+        }
+        return LaunchScreen(path: path)
     }
 
     /// The backend the configuration names, or under `auto` the first of `displayBackends` that can run

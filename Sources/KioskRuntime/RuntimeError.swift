@@ -4,6 +4,7 @@ public struct RuntimeError: Error, CustomStringConvertible, Equatable {
         case cannotWrite(path: String, what: String, reason: String)
         case backendUnavailable(backend: String, reason: String)
         case cannotDrawText(reason: String)
+        case cannotRead(path: String, what: String, reason: String)
     }
 
     private let code: Code
@@ -21,11 +22,17 @@ public struct RuntimeError: Error, CustomStringConvertible, Equatable {
         RuntimeError(code: .cannotDrawText(reason: reason))
     }
 
+    /// A file the configuration or the app names cannot be read (`what`: "launch screen (launch-screen)").
+    public static func cannotRead(path: String, what: String, reason: String) -> RuntimeError {
+        RuntimeError(code: .cannotRead(path: path, what: what, reason: reason))
+    }
+
     public var description: String {
         switch code {
         case let .cannotWrite(path, what, reason): "cannot write the \(what) \(path): \(reason)"
         case let .backendUnavailable(backend, reason): "the \(backend) backend cannot run: \(reason)"
         case let .cannotDrawText(reason): "cannot draw text: \(reason)"
+        case let .cannotRead(path, what, reason): "cannot read the \(what) \(path): \(reason)"
         }
     }
 }

@@ -13,6 +13,13 @@ public enum SeatSessions {
     /// Whether libseat is trying its backends in turn (its errors then are a backend skipped).
     private static let probing = Atomic<Bool>(false)
 
+    /// Loads libseat (and libsystemd, which it links) now, before another thread's `dlopen` holds the
+    /// dynamic loader's lock: a kiosk that loaded it first when the display opened the seat waited 170 ms
+    /// for pango's 35 libraries on a cold disk. A failure is said by `open`, which loads it again.
+    public static func preload() {
+        _ = try? LibSeatLibrary.shared.load()
+    }
+
     @MainActor
     public static func open(seatName: String, environment: [String: String]) throws(BackendError) -> any DeviceSession {
         let log = Logger(label: "kiosk.seat")

@@ -93,6 +93,14 @@ func kernelConnector(
         #expect(plan.problems.isEmpty)
     }
 
+    /// What the console shows in the mode asked for is lit in that mode (the lighting then commits without
+    /// a modeset: `DRMDisplay.light`), and the decision says it was shown by another, not dark.
+    @Test func whatTheConsoleShowsInTheModeAskedForIsTakenOver() {
+        let plan = Self.plan([Self.hdmi(current: Self.fullHD)], lit: [:], connectedScreens: [], requests: [:])
+        #expect(plan.actions == [.light(connector: 40, name: "HDMI-A-1", crtc: 31, modeIndex: 0), .connectScreen(name: "HDMI-A-1")])
+        #expect(plan.decisions == ["HDMI-A-1: 1920x1080@60.000 (shown by another) -> 1920x1080@60.000 on CRTC 31"])
+    }
+
     @Test func aSecondDisplayArrivingLeavesTheFirstAlone() {
         let plan = Self.plan(
             [Self.hdmi(current: Self.fullHD), Self.dp()], lit: [40: .init(crtc: 31, name: "HDMI-A-1")], connectedScreens: ["HDMI-A-1"],
