@@ -24,7 +24,11 @@ import Testing
     /// The lines CONVENTIONS.md ("Session and system") and the issue ask for, each exactly once.
     @Test(arguments: [
         "[Unit] Conflicts=getty@tty1.service",
-        "[Unit] After=systemd-user-sessions.service plymouth-quit-wait.service",
+        "[Unit] After=systemd-user-sessions.service",
+        "[Unit] After=plymouth-start.service",
+        "[Unit] Conflicts=plymouth-quit.service",
+        "[Unit] After=plymouth-quit.service",
+        "[Unit] OnFailure=plymouth-quit.service",
         "[Unit] After=getty@tty1.service",
         "[Service] Type=notify",
         "[Service] NotifyAccess=main",
@@ -33,15 +37,15 @@ import Testing
         "[Service] User=kiosk",
         "[Service] PAMName=login",
         "[Service] TTYPath=/dev/tty1",
-        "[Service] TTYReset=yes",
         "[Service] TTYVHangup=yes",
-        "[Service] TTYVTDisallocate=yes",
         "[Service] StandardInput=tty-fail",
         "[Service] StandardOutput=journal",
         "[Service] Environment=LIBSEAT_BACKEND=logind",
         "[Service] RuntimeDirectory=kiosk",
         "[Service] RuntimeDirectoryMode=0750",
+        "[Service] ExecStartPre=-+/usr/bin/plymouth deactivate",
         "[Service] ExecStart=/usr/local/bin/kiosk run --config /etc/kiosk/kiosk.toml",
+        "[Service] ExecStartPost=-+/usr/bin/plymouth quit --retain-splash",
         "[Install] WantedBy=graphical.target",
     ])
     func unitHasTheSetting(_ setting: String) throws {

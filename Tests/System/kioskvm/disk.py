@@ -84,7 +84,8 @@ def _kinds() -> dict:
     return {
         # seatd: cage's seat (the 9p guest has it from build.GUEST_PACKAGES).
         "peers": {"install": run_packages() + build.PEER_PACKAGES + ["libdrm2", "seatd"], "archive": [], "init": "agent"},
-        "fresh": {"install": [], "archive": run_packages(), "init": "systemd"},
+        # plymouth: in the archive for the package scenario's hand-over from a boot splash, not installed.
+        "fresh": {"install": [], "archive": run_packages() + ["plymouth"], "init": "systemd"},
         # Tests/System/startprofile --bed disk: the kiosk's run packages and perf, to profile a start from a disk.
         "profile": {"install": run_packages() + ["libdrm2", "linux-perf", "strace"], "archive": [], "init": "agent"},
     }

@@ -12,11 +12,13 @@ of a systemd Debian under TCG, 3-6 minutes in all."""
 import json
 import os
 import shutil
+import struct
 import subprocess
 import time
+import zlib
 from pathlib import Path
 
-from kioskvm import disk, image
+from kioskvm import disk, image, measure
 from kioskvm.guest import Guest
 from kioskvm.scenario import expect, note
 from scenarios_support import CLOCK, reference, same_pixels
@@ -165,6 +167,7 @@ def check_the_kiosk_package_installs_with_apt_in_a_fresh_guest_and_boots_into_th
         next(s for s in screens if s["name"] == "Virtual-1")
     mode = next(m for m in connector["modes"] if (m["width"], m["height"]) == (1280, 800))
     expected = reference([("Virtual-1", f"1280x800@{mode['refresh']}")])["Virtual-1"]
+    state["expected"] = expected
     deadline = time.monotonic() + 60
     while True:
         shown = image.load(guest.screendump(0))
@@ -173,6 +176,115 @@ def check_the_kiosk_package_installs_with_apt_in_a_fresh_guest_and_boots_into_th
         if time.monotonic() > deadline:
             same_pixels(shown, expected)
         time.sleep(1)
+
+
+def _changed(a, b, step=97) -> float:
+    """The fraction of sampled pixels that differ between two images (1 for different sizes)."""
+    if a.size != b.size:
+        return 1.0
+    samples = range(0, len(a.pixels) - 2, 3 * step)
+    return sum(1 for i in samples if a.pixels[i:i + 3] != b.pixels[i:i + 3]) / len(samples)
+
+
+def _start_watched(guest) -> tuple:
+    """`systemctl start kiosk.service` (which returns at READY=1, the first frame) while head 0 is dumped
+    every 0.1 s: the image before, and the distinct images up to the app's frame (state["expected"])."""
+    watch = measure.FrameWatch(guest, 0, 0.1)
+    before = watch.dump().image
+    watch.forget()
+    t0 = time.monotonic()
+    start = guest.spawn("systemctl start kiosk.service", stdin=False)
+    app = measure.shows_exactly(state["expected"], (CLOCK,))
+    watch.until(t0, app, 120)
+    result = start.wait(120)
+    expect(result.status == 0, result)
+    dumps = [d for d in watch.history if d.at >= t0]
+    return before, dumps[:next(i for i, d in enumerate(dumps) if app(d.image))]
+
+
+def check_a_restart_of_the_unit_keeps_the_console_until_the_first_frame():
+    # The unit neither resets nor deallocates tty1 at start (which would switch it to text mode and
+    # clear it): what the display shows stays until the kiosk's first frame, here the console full of text.
+    guest = state.get("guest")
+    expect(guest is not None and "expected" in state, "no guest with the kiosk (the install failed)")
+    guest.run("systemctl stop kiosk.service", timeout=120).check()
+    guest.run("for i in $(seq 1 60); do echo \"line $i of the console before the kiosk: ############################"
+              "#####################################\"; done > /dev/tty1", timeout=30).check()
+    time.sleep(0.5)
+    console, before = _start_watched(guest)
+    expect(_changed(console, state["expected"]) > 0.1, "the console looks like the kiosk's frame: no text on it?")
+    # The console, then the demo's frames (its alert fades in over the final picture): nothing else between.
+    kinds = ["console" if _changed(d.image, console) < 0.01 else "app" if _changed(d.image, state["expected"]) < 0.3
+             else f"{_changed(d.image, console):.0%} unlike the console, {_changed(d.image, state['expected']):.0%} "
+             "unlike the app's frame" for d in before]
+    expect(all(k in ("console", "app") for k in kinds) and "console" not in kinds[kinds.index("app"):] if "app" in kinds
+           else all(k == "console" for k in kinds), f"the images from the start to the app's final frame: {kinds}")
+    r = guest.run("journalctl -b -t kiosk --no-pager | grep 'without a modeset' | tail -1")
+    expect("Virtual-1: on CRTC" in r.stdout, f"the kiosk's log does not say it kept the console's mode: {r.stdout}")
+
+
+# A boot splash: one picture of one colour filling the screen, through plymouth's script plugin (Debian's
+# plymouth package has it; a sprite, since the background colours alone drew nothing on the bed).
+SPLASH_SCRIPT = ("field = Image(\"field.png\");\n"
+                 "sprite = Sprite(field.Scale(Window.GetWidth(), Window.GetHeight()));\n"
+                 "sprite.SetPosition(0, 0, 0);\n")
+SPLASH_THEME = ("[Plymouth Theme]\nName=bedsplash\nModuleName=script\n\n[script]\n"
+                "ImageDir=/usr/share/plymouth/themes/bedsplash\n"
+                "ScriptFile=/usr/share/plymouth/themes/bedsplash/bedsplash.script\n")
+
+
+def _field_png(path: Path) -> None:
+    """A 64x64 PNG of one blue, which the splash scales to the screen."""
+    raw = b"".join(b"\0" + bytes((0x1E, 0x6F, 0xB4)) * 64 for _ in range(64))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 64, 64, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def check_the_boot_splash_hands_over_with_its_picture_kept():
+    # plymouthd as plymouth-start.service runs it at boot (boot mode, the splash shown; detached, as the
+    # service's is), then the unit's start: `plymouth deactivate` before the kiosk opens the card, the splash
+    # on the display until the kiosk's first frame, `plymouth quit --retain-splash` after READY=1.
+    guest = state.get("guest")
+    expect(guest is not None and "expected" in state, "no guest with the kiosk (the install failed)")
+    r = guest.run("DEBIAN_FRONTEND=noninteractive apt-get install -y plymouth", timeout=600)
+    expect(r.ok, r)
+    try:
+        theme = "/usr/share/plymouth/themes/bedsplash"
+        _field_png(guest.job_dir / "field.png")
+        files = {"bedsplash.plymouth": guest.write_file("bedsplash.plymouth", SPLASH_THEME),
+                 "bedsplash.script": guest.write_file("bedsplash.script", SPLASH_SCRIPT),
+                 "field.png": guest.job_dir / "field.png"}
+        guest.run(f"mkdir -p {theme} && " + " && ".join(f"cp {guest.guest_path(f)} {theme}/{n}" for n, f in files.items())
+                  + " && plymouth-set-default-theme bedsplash && systemctl stop kiosk.service", timeout=120).check()
+        # `plymouth.ignore-serial-consoles`: the bed's kernel console is ttyS0, where plymouth would force text.
+        guest.run("setsid -f plymouthd --mode=boot --tty=/dev/tty1 "
+                  "--kernel-command-line='quiet splash plymouth.ignore-serial-consoles' && "
+                  "for i in $(seq 100); do plymouth --ping && break; sleep 0.1; done && plymouth show-splash",
+                  timeout=60).check()
+        deadline = time.monotonic() + 60
+        while True:
+            splash = image.load(guest.screendump(0))
+            if all(abs(a - b) <= 8 for a, b in zip(splash.color_at(640, 400), (0x1E, 0x6F, 0xB4))):
+                break
+            expect(time.monotonic() < deadline, f"plymouth's splash did not show: head 0 shows {splash.color_at(640, 400)}")
+            time.sleep(0.5)
+        time.sleep(1.0)
+        splash = image.load(guest.screendump(0))
+        shown, before = _start_watched(guest)
+        expect(_changed(shown, splash) < 0.01, "the splash changed before the kiosk started")
+        kinds = ["splash" if _changed(d.image, splash) < 0.01 else "app" if _changed(d.image, state["expected"]) < 0.3
+                 else f"{_changed(d.image, splash):.0%} unlike the splash" for d in before]
+        expect(all(k in ("splash", "app") for k in kinds) and ("app" not in kinds or "splash" not in kinds[kinds.index("app"):]),
+               f"the images from the start to the app's final frame: {kinds}")
+        r = guest.run("for i in $(seq 50); do pidof plymouthd >/dev/null || break; sleep 0.2; done; pidof plymouthd")
+        expect(not r.stdout.strip(), f"plymouthd still runs after the kiosk's start (ExecStartPost did not quit it): {r}")
+        note(f"{kinds.count('splash')} images of the splash, then the app's: plymouth quit after READY=1")
+    finally:
+        guest.run("pkill plymouthd; rm -rf /usr/share/plymouth/themes/bedsplash; "
+                  "DEBIAN_FRONTEND=noninteractive apt-get purge -y --autoremove plymouth", timeout=600)
 
 
 def check_removing_and_purging_the_kiosk_leaves_nothing_of_it():
