@@ -117,7 +117,11 @@ public final class KioskRuntime {
         installSignalHandlers()
         let launchScreen = try makeLaunchScreen()
         if configuration.backend != HeadlessDisplay.name { SeatSessions.preload() }
-        if launchScreen != nil { LaunchScreen.preload() }
+        if let launchScreen {
+            // libpng first, then its reading thread (a new thread's TLS takes the loader's lock too).
+            LaunchScreen.preload()
+            launchScreen.startReading()
+        }
         fonts.release()
         if let tracePath = configuration.tracePath {
             let readFiles =

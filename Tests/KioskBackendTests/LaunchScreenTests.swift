@@ -98,4 +98,23 @@ struct LaunchScreenTests {
         #expect(launch.isReleased)
         #expect(!launch.paint(into: frame(width: 100, height: 60), rotation: .normal))
     }
+
+    @Test func readOnAThreadOfItsOwnTheSamePicture() throws {
+        let path = try writePicture()
+        let early = LaunchScreen(path: path), late = LaunchScreen(path: path)
+        early.startReading()
+        let a = frame(width: 100, height: 60), b = frame(width: 100, height: 60)
+        #expect(early.paint(into: a, rotation: .normal) && late.paint(into: b, rotation: .normal))
+        for (x, y) in [(0, 0), (30, 20), (50, 20), (69, 39), (70, 20)] {
+            #expect(a.pixel(x: x, y: y) & 0xFF_FFFF == b.pixel(x: x, y: y) & 0xFF_FFFF)
+        }
+        // Released while it is still being read (no display lit before the app's first frame): nothing leaks or waits.
+        let unused = LaunchScreen(path: path)
+        unused.startReading()
+        unused.release()
+        #expect(!unused.paint(into: frame(width: 10, height: 10), rotation: .normal))
+        let broken = LaunchScreen(path: "/nonexistent/launch.png")
+        broken.startReading()
+        #expect(!broken.paint(into: frame(width: 10, height: 10), rotation: .normal))
+    }
 }
