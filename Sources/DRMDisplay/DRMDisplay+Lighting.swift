@@ -37,10 +37,12 @@ extension DRMDisplay {
         // The connector already on this CRTC, which shows this very mode: no modeset is needed.
         output.keepsMode = shown?.hasSameTimings(as: mode) == true && connector.encoderID.flatMap { device.crtc(ofEncoder: $0) } == crtc
         let old = outputs[id]
-        // Shown now: a dark screen (nothing to keep), an output of ours replaced (its buffers are freed
-        // below, which would blank the CRTC), or the launch screen. Else at the first frame.
-        let launch = active && old == nil && paintLaunchScreen(on: output, connector: connector)
-        let showsNow = !active || old != nil || launch
+        // Shown now: a dark screen (nothing to keep), an output of ours on the CRTC replaced (its buffers are
+        // freed below, which would blank the CRTC), or the launch screen. Else at the first frame (an output
+        // of ours not yet shown, replaced before its first frame, too).
+        let replacesShown = old?.isShown == true
+        let launch = active && !replacesShown && paintLaunchScreen(on: output, connector: connector)
+        let showsNow = !active || replacesShown || launch
         if usesAtomic {
             let plane = try primaryPlane(for: crtc)
             output.primaryPlane = plane
