@@ -18,7 +18,8 @@ extension DRMDisplay {
     ) throws(DRMError) {
         guard usesAtomic, let plane = output.primaryPlane, let blob = output.modeBlob else {
             guard !testOnly else { return }
-            try device.setCRTC(output.crtc, framebuffer: output.buffers[index].framebuffer, connectors: [output.connector], mode: output.mode)
+            try device.setCRTC(
+                output.crtc, framebuffer: output.buffers[index].framebuffer, connectors: [output.connector], mode: output.mode)
             if !active, let dpms = connector.property(named: "DPMS")?.id {
                 do { try device.setConnectorProperty(output.connector, dpms, to: 3) } catch {
                     log.error("\(connector.name): stays lit, DPMS off failed: \(error)")
@@ -31,7 +32,9 @@ extension DRMDisplay {
         if output.keepsMode && output.needsModeset != true {
             do {
                 try device.commit(request, flags: test)
-                if !testOnly { log.info("\(connector.name): on \(output.crtc) without a modeset (it already showed \(DisplayMode(output.mode)))") }
+                if !testOnly {
+                    log.info("\(connector.name): on \(output.crtc) without a modeset (it already showed \(DisplayMode(output.mode)))")
+                }
                 output.needsModeset = false
                 return
             } catch {

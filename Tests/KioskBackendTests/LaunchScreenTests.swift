@@ -15,7 +15,8 @@ struct LaunchScreenTests {
     func writePicture(width: Int = 40, height: Int = 20, named name: String = "picture.png") throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let bitmap = Bitmap(width: width, height: height, format: .argb32Premultiplied)
-        bitmap.fill(Color(red: 1, green: 0, blue: 0), operation: .source, in: PixelRect(x: 0, y: 0, width: Int32(width / 2), height: Int32(height)))
+        bitmap.fill(
+            Color(red: 1, green: 0, blue: 0), operation: .source, in: PixelRect(x: 0, y: 0, width: Int32(width / 2), height: Int32(height)))
         bitmap.fill(
             Color(red: 0, green: 0, blue: 1, alpha: 0.5), operation: .source,
             in: PixelRect(x: Int32(width / 2), y: 0, width: Int32(width - width / 2), height: Int32(height)))
@@ -26,7 +27,8 @@ struct LaunchScreenTests {
 
     func frame(width: Int, height: Int) -> Bitmap {
         let frame = Bitmap(width: width, height: height, format: .xrgb8888)
-        frame.fill(Color(red: 1, green: 1, blue: 1), operation: .source, in: PixelRect(x: 0, y: 0, width: Int32(width), height: Int32(height)))
+        frame.fill(
+            Color(red: 1, green: 1, blue: 1), operation: .source, in: PixelRect(x: 0, y: 0, width: Int32(width), height: Int32(height)))
         return frame
     }
 

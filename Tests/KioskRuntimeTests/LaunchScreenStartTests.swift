@@ -25,6 +25,8 @@ import Testing
         let result = try CommandLineTests.kiosk(
             ["run", "--backend", "headless", "--launch-screen", picture, "--exit-after", "0.5", "--log-level", "info"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("launch-screen: the headless backend shows none (its snapshots are the app's frames)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("launch-screen: the headless backend shows none (its snapshots are the app's frames)"),
+            "\(result.stderr)")
     }
 }
