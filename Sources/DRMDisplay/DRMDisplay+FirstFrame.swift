@@ -62,7 +62,6 @@ extension DRMDisplay {
             throw DRMError(operation: "light", errno: ENOENT, detail: "\(output.connector) was not probed")
         }
         try commitLighting(output, buffer: index, connector: connector, active: screen.powerState != .off, testOnly: false)
-        output.isShown = true
         probeVBlank(output)
         log.info("\(output.name): the app's first frame is on \(output.crtc)")
         output.flipPending = true
@@ -71,7 +70,7 @@ extension DRMDisplay {
         }
     }
 
-    /// Whether the CRTC has vblank interrupts, asked once it shows our buffer.
+    /// Marks the output shown and asks whether its CRTC has vblank interrupts (once it shows our buffer).
     func probeVBlank(_ output: Output) {
         output.isShown = true
         do {

@@ -212,3 +212,11 @@ def screenshot_is_the_screendump(guest, head, screen, path, socket=None, timeout
             return taken, r.stdout.strip()
         time.sleep(0.5)
 
+
+def changed(a, b, step=97) -> float:
+    """The fraction of sampled pixels (every `step`th) that differ between two images; 1 for different sizes."""
+    if a.size != b.size:
+        return 1.0
+    samples = range(0, len(a.pixels) - 2, 3 * step)
+    return sum(1 for i in samples if a.pixels[i:i + 3] != b.pixels[i:i + 3]) / len(samples)
+

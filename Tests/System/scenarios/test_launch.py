@@ -5,15 +5,12 @@ rotation, then the app's frame. Judged from QMP screendumps every 0.1 s from the
 image is kept) and the kiosk's log of its commits; the kernel refuses a commit without ALLOW_MODESET that
 would need a modeset, so one that passed changed only the framebuffer."""
 
-import shutil
-import struct
 import time
-import zlib
 from pathlib import Path
 
-from kioskvm import measure
+from kioskvm import image, measure
 from kioskvm.scenario import expect
-from scenarios_support import CLOCK, run_kiosk, stop
+from scenarios_support import CLOCK, changed, run_kiosk, stop
 
 GUEST = dict(heads=1)
 TIMEOUT = 420
@@ -30,13 +27,7 @@ def logo_pixels() -> bytes:
 
 
 def write_logo(path: Path) -> None:
-    pixels = logo_pixels()
-    raw = b"".join(b"\0" + pixels[y * LOGO_W * 3:(y + 1) * LOGO_W * 3] for y in range(LOGO_H))
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", LOGO_W, LOGO_H, 8, 2, 0, 0, 0))
-                     + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+    image.write_png(path, LOGO_W, LOGO_H, logo_pixels())
 
 
 def launch_image(rotated90=False) -> bytes:
@@ -60,13 +51,6 @@ def fill_console(guest) -> None:
     guest.run("clear > /dev/tty1; for i in $(seq 1 60); do echo \"line $i of the console before the kiosk: "
               "#################################################################\"; done > /dev/tty1", timeout=30).check()
     time.sleep(0.3)
-
-
-def changed(a, b, step=97) -> float:
-    """The fraction of sampled pixels that differ between two images of the same size."""
-    pa, pb = a.pixels, b.pixels
-    samples = range(0, len(pa) - 2, 3 * step)
-    return sum(1 for i in samples if pa[i:i + 3] != pb[i:i + 3]) / len(samples)
 
 
 def start(guest, config: str, args: str = ""):

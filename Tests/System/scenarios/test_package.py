@@ -12,16 +12,14 @@ of a systemd Debian under TCG, 3-6 minutes in all."""
 import json
 import os
 import shutil
-import struct
 import subprocess
 import time
-import zlib
 from pathlib import Path
 
 from kioskvm import disk, image, measure
 from kioskvm.guest import Guest
 from kioskvm.scenario import expect, note
-from scenarios_support import CLOCK, reference, same_pixels
+from scenarios_support import CLOCK, changed, reference, same_pixels
 
 GUEST = None
 TIMEOUT = 1800
@@ -178,14 +176,6 @@ def check_the_kiosk_package_installs_with_apt_in_a_fresh_guest_and_boots_into_th
         time.sleep(1)
 
 
-def _changed(a, b, step=97) -> float:
-    """The fraction of sampled pixels that differ between two images (1 for different sizes)."""
-    if a.size != b.size:
-        return 1.0
-    samples = range(0, len(a.pixels) - 2, 3 * step)
-    return sum(1 for i in samples if a.pixels[i:i + 3] != b.pixels[i:i + 3]) / len(samples)
-
-
 def _start_watched(guest) -> tuple:
     """`systemctl start kiosk.service` (which returns at READY=1, the first frame) while head 0 is dumped
     every 0.1 s: the image before, and the distinct images up to the app's frame (state["expected"])."""
@@ -212,10 +202,10 @@ def check_a_restart_of_the_unit_keeps_the_console_until_the_first_frame():
               "#####################################\"; done > /dev/tty1", timeout=30).check()
     time.sleep(0.5)
     console, before = _start_watched(guest)
-    expect(_changed(console, state["expected"]) > 0.1, "the console looks like the kiosk's frame: no text on it?")
+    expect(changed(console, state["expected"]) > 0.1, "the console looks like the kiosk's frame: no text on it?")
     # The console, then the demo's frames (its alert fades in over the final picture): nothing else between.
-    kinds = ["console" if _changed(d.image, console) < 0.01 else "app" if _changed(d.image, state["expected"]) < 0.3
-             else f"{_changed(d.image, console):.0%} unlike the console, {_changed(d.image, state['expected']):.0%} "
+    kinds = ["console" if changed(d.image, console) < 0.01 else "app" if changed(d.image, state["expected"]) < 0.3
+             else f"{changed(d.image, console):.0%} unlike the console, {changed(d.image, state['expected']):.0%} "
              "unlike the app's frame" for d in before]
     expect(all(k in ("console", "app") for k in kinds) and "console" not in kinds[kinds.index("app"):] if "app" in kinds
            else all(k == "console" for k in kinds), f"the images from the start to the app's final frame: {kinds}")
@@ -235,12 +225,7 @@ SPLASH_THEME = ("[Plymouth Theme]\nName=bedsplash\nModuleName=script\n\n[script]
 
 def _field_png(path: Path) -> None:
     """A 64x64 PNG of one blue, which the splash scales to the screen."""
-    raw = b"".join(b"\0" + bytes((0x1E, 0x6F, 0xB4)) * 64 for _ in range(64))
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 64, 64, 8, 2, 0, 0, 0))
-                     + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+    image.write_png(path, 64, 64, bytes((0x1E, 0x6F, 0xB4)) * 64 * 64)
 
 
 def check_the_boot_splash_hands_over_with_its_picture_kept():
@@ -274,9 +259,9 @@ def check_the_boot_splash_hands_over_with_its_picture_kept():
         time.sleep(1.0)
         splash = image.load(guest.screendump(0))
         shown, before = _start_watched(guest)
-        expect(_changed(shown, splash) < 0.01, "the splash changed before the kiosk started")
-        kinds = ["splash" if _changed(d.image, splash) < 0.01 else "app" if _changed(d.image, state["expected"]) < 0.3
-                 else f"{_changed(d.image, splash):.0%} unlike the splash" for d in before]
+        expect(changed(shown, splash) < 0.01, "the splash changed before the kiosk started")
+        kinds = ["splash" if changed(d.image, splash) < 0.01 else "app" if changed(d.image, state["expected"]) < 0.3
+                 else f"{changed(d.image, splash):.0%} unlike the splash" for d in before]
         expect(all(k in ("splash", "app") for k in kinds) and ("app" not in kinds or "splash" not in kinds[kinds.index("app"):]),
                f"the images from the start to the app's final frame: {kinds}")
         r = guest.run("for i in $(seq 50); do pidof plymouthd >/dev/null || break; sleep 0.2; done; pidof plymouthd")
