@@ -1,0 +1,99 @@
+/// The scene: the windows' views walked in order into layers, each with its placement on the screen.
+extension Compositor {
+    /// Walks the windows back to front and their views in tree order, redrawing the caches of views that
+    /// asked for it (their dirty rects join `damage`), and returns the layers to paint.
+    func collectLayers(of windows: [Window], damage: inout Region) -> [Layer] {
+        var layers: [Layer] = []
+        for window in windows {
+            walk(window, toScreen: window.shownTransformToSuperview, clip: nil, alpha: 1, into: &layers, damage: &damage)
+        }
+        return layers
+    }
+
+    /// `toScreen` maps the view's coordinates (its presentation values) onto the screen.
+    func walk(
+        _ view: View, toScreen: AffineTransform, clip: PixelRect?, alpha: Double,
+        into layers: inout [Layer], damage: inout Region
+    ) {
+        guard !view.isHidden else { return }
+        let alpha = alpha * view.shownAlpha
+        guard alpha > 0 else { return }
+        let shown = view.shownBounds, model = view.bounds
+        // The content is drawn at the model size; the shown bounds stretch it (UIKit's default content
+        // mode, scale to fill), so a size animation never redraws.
+        let scaleX = model.width > 0 ? shown.width / model.width : 1
+        let scaleY = model.height > 0 ? shown.height / model.height : 1
+        let contentToScreen = AffineTransform(scaleX: scaleX, y: scaleY)
+            .concatenating(AffineTransform(translationX: shown.minX, y: shown.minY)).concatenating(toScreen)
+        // Clamped: a view parked far off the screen (or with a non-finite frame) has no pixels to show,
+        // and must not trap on the way to pixman's Int32 coordinates.
+        let pixelSize = Size(width: model.width.rounded(.up), height: model.height.rounded(.up))
+        let whole = PixelRect(enclosing: Rect(size: pixelSize))
+        let size = (width: whole.width, height: whole.height)
+        let rect: PixelRect
+        let transform: AffineTransform?
+        if contentToScreen.isTranslation {
+            // Pixel positions: views land on whole pixels, as UIKit rounds to the screen's pixel grid.
+            let x = contentToScreen.tx.rounded(), y = contentToScreen.ty.rounded()
+            rect =
+                x.isFinite && y.isFinite
+                ? PixelRect(enclosing: Rect(x: x, y: y, width: pixelSize.width, height: pixelSize.height)) : .zero
+            transform = nil
+        } else {
+            rect = PixelRect(enclosing: Rect(x: 0, y: 0, width: model.width, height: model.height).applying(contentToScreen))
+            transform = contentToScreen
+        }
+        let content = render(view, at: rect, size: size, transform: transform, clip: clip, damage: &damage)
+        // A scroll view whose own layer is one opaque colour over its whole clipped rect, not transformed or
+        // faded: what it shows can be moved by a scroll (`ScrollRegion`).
+        let scrollStart = layers.count
+        let scrolls =
+            view is ScrollView && transform == nil && alpha >= 1 && view.clipsToBounds && content.isOpaqueFill
+            && contentToScreen.tx.rounded() == contentToScreen.tx && contentToScreen.ty.rounded() == contentToScreen.ty
+        if !content.isEmpty {
+            let contentIsOpaque = view.isOpaque || content.isOpaqueFill
+            let opaque = alpha >= 1 && transform == nil && contentIsOpaque
+            // A cache cropped to what the view drew lands where that part of the view is.
+            var (layerRect, layerTransform, layerSize) = (rect, transform, model.size)
+            if case .bitmap(let bitmap) = content, view.rendering.isCropped {
+                let origin = view.rendering.origin
+                layerSize = Size(width: Double(bitmap.width), height: Double(bitmap.height))
+                if let transform {
+                    let cropToScreen = AffineTransform(translationX: Double(origin.x), y: Double(origin.y)).concatenating(transform)
+                    layerTransform = cropToScreen
+                    layerRect = PixelRect(enclosing: Rect(size: layerSize).applying(cropToScreen))
+                } else {
+                    layerRect = PixelRect(
+                        x: rect.x + origin.x, y: rect.y + origin.y, width: Int32(bitmap.width), height: Int32(bitmap.height))
+                }
+            }
+            layers.append(
+                Layer(
+                    view: view, content: content, size: layerSize, contentIsOpaque: contentIsOpaque,
+                    placement: Placement(
+                        rect: layerRect, clip: clip, alpha: alpha, content: content.identity,
+                        index: layers.count, opaque: opaque, transform: layerTransform)))
+        }
+        guard !view.subviews.isEmpty else { return }
+        var childClip = clip
+        if view.clipsToBounds {
+            // Under a rotation the clip is the box around the turned bounds (pixman clips to rectangles).
+            let bounds = transform == nil ? rect : PixelRect(enclosing: shown.applying(toScreen))
+            childClip = clip.map { $0.intersection(bounds) } ?? bounds
+        }
+        if let childClip, childClip.isEmpty { return }
+        for subview in view.subviews {
+            walk(
+                subview, toScreen: subview.shownTransformToSuperview.concatenating(toScreen), clip: childClip, alpha: alpha,
+                into: &layers, damage: &damage)
+        }
+        if scrolls, let childClip {
+            scrollRegions.append(
+                ScrollRegion(
+                    view: ObjectIdentifier(view), rect: childClip, origin: view.shownBounds.origin, layers: scrollStart..<layers.count))
+        }
+    }
+
+    /// Brings `view`'s cached content up to date and says what to paint for it.
+    /// `rect` is where it lands on screen (the box around it when `transform` is given: the map from its
+}
