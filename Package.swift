@@ -152,7 +152,7 @@ let package = Package(
 
         // Layer 5: the config file (TOML) and the runtime: run loop, backend choice, trace, the demo app.
         .target(
-            name: "KioskConfig", dependencies: ["Geometry"], swiftSettings: strict),
+            name: "KioskConfig", dependencies: ["Geometry", "KioskTypes"], swiftSettings: strict),
         .target(
             name: "KioskRuntime",
             dependencies: [

@@ -1,4 +1,5 @@
 import Geometry
+import KioskTypes
 
 /// The kiosk's configuration: the one model behind the file (`/etc/kiosk/kiosk.toml`), the `KIOSK_*`
 /// environment variables and the command-line flags. Every setting is declared once, in `settings`
@@ -22,16 +23,6 @@ public struct KioskConfiguration: Sendable, Equatable {
         case always
     }
 
-    /// When the on-screen keyboard shows for a text field being edited.
-    public enum Keyboard: String, CaseIterable, Sendable {
-        /// When no hardware keyboard is attached.
-        case auto
-        /// Hardware keyboard or not.
-        case always
-        /// Never (text from hardware keyboards only).
-        case never
-    }
-
     /// Where the DRM backend composes frames (weston's `pixman-shadow`, X's `ShadowFB`).
     public enum ShadowBuffer: String, CaseIterable, Sendable {
         /// As the driver asks (`DRM_CAP_DUMB_PREFER_SHADOW`): in a shadow in RAM where reading its dumb
@@ -42,14 +33,6 @@ public struct KioskConfiguration: Sendable, Equatable {
         case always
         /// Always straight into the scanout buffers: no shadow, no copy.
         case never
-    }
-
-    /// The on-screen keyboard's layout.
-    public enum KeyboardLayoutName: String, CaseIterable, Sendable {
-        /// QWERTY.
-        case en
-        /// QWERTZ with umlauts.
-        case de
     }
 
     /// The file this was read from; nil for the defaults (no file).
@@ -70,7 +53,7 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var seat = "seat0"
     public var logLevel: LogLevel = .info
     public var cursor: Cursor = .auto
-    public var keyboard: Keyboard = .auto
+    public var keyboard: OnScreenKeyboardMode = .auto
     /// Seconds without input on a screen before it is turned off (a touch or key wakes it); 0: never.
     public var idleTimeoutSeconds = 0
     /// Whether idle blanking (`idle-timeout`) also puts a TV in standby over HDMI-CEC. Off by default: a TV
@@ -82,7 +65,7 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var dimAfterSeconds = 0
     /// The brightness a dimmed screen goes to, 0...1 (as `Screen.brightness`).
     public var dimBrightness = 0.2
-    public var keyboardLayout: KeyboardLayoutName = .en
+    public var keyboardLayout: KeyboardLanguage = .en
     /// Milliseconds a key is held before it repeats (hardware keys, the on-screen Backspace); Cage's 600.
     public var keyboardRepeatDelayMilliseconds = 600
     /// Repeats a second of a held key once it repeats; 0: keys do not repeat. Cage's 25.

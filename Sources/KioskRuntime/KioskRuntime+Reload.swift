@@ -96,8 +96,8 @@ extension KioskRuntime {
 
     /// The on-screen keyboard's mode and layout, from the configuration.
     func applyKeyboard(_ configuration: KioskConfiguration) {
-        application.keyboard.mode = OnScreenKeyboardMode(rawValue: configuration.keyboard.rawValue) ?? .auto
-        application.keyboard.language = KeyboardLayout.Language(rawValue: configuration.keyboardLayout.rawValue) ?? .en
+        application.keyboard.mode = configuration.keyboard
+        application.keyboard.language = configuration.keyboardLayout
         application.keyRepeat = KeyRepeat(
             delay: Double(configuration.keyboardRepeatDelayMilliseconds) / 1000, rate: Double(configuration.keyboardRepeatRate))
     }

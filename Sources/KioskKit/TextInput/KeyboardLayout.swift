@@ -10,12 +10,7 @@ import Geometry
 /// field.
 public struct KeyboardLayout: Sendable {
     /// The languages there are layouts for (the config's `keyboard-layout`).
-    public enum Language: String, Sendable, CaseIterable {
-        /// QWERTY.
-        case en
-        /// QWERTZ with ü, ö, ä on the letters page.
-        case de
-    }
+    public typealias Language = KeyboardLanguage
 
     /// A page of keys.
     public enum Page: Sendable, Equatable {

@@ -1,16 +1,6 @@
 import Geometry
 import Glibc
 
-/// When the on-screen keyboard shows (the config's `keyboard`).
-public enum OnScreenKeyboardMode: String, Sendable, CaseIterable {
-    /// When a text field becomes first responder and no hardware keyboard is attached.
-    case auto
-    /// When a text field becomes first responder, hardware keyboard or not.
-    case always
-    /// Never: text comes from hardware keyboards only.
-    case never
-}
-
 extension Responder {
     /// Posted before the on-screen keyboard slides in; `userInfo` has the frames and the duration.
     nonisolated public static let keyboardWillShowNotification = NotificationName("KioskKeyboardWillShowNotification")
