@@ -60,6 +60,7 @@ extension KioskRuntime {
         program: String, arguments: [String], environment: [String: String], version: String?, vocabulary: Vocabulary,
         launchScreen: String?, make: @escaping AppMaker
     ) -> Never {
+        let mainBegan = StartupTimeline.now()
         if arguments.first == ConfigCheck.command {
             let rest = Array(arguments.dropFirst())
             if rest.contains("--help") || rest.contains("-h") {
@@ -94,6 +95,7 @@ extension KioskRuntime {
             exit(ExitStatus.usage)
         case .success(let loaded):
             var timeline = StartupTimeline()
+            timeline.record(.main, at: mainBegan)
             timeline.record(.configuration)
             source = loaded.source
             RuntimeLogging.bootstrap(level: loaded.configuration.logLevel)

@@ -7,6 +7,9 @@ import Logging
 public struct StartupTimeline: Sendable {
     /// A phase, in the order a start normally reaches them.
     public enum Phase: String, Sendable, CaseIterable {
+        /// The program's `KioskRuntime.main` began: what came before is the kernel's exec, the dynamic
+        /// loader's and the Swift runtime's start, and the program's own `main` up to the call.
+        case main
         /// The configuration (file, variables, command line) is read.
         case configuration
         /// The seat is open (libseat loaded, the session enabled), if the backend needs one.

@@ -16,7 +16,7 @@ import Testing
         let startup = ConfigurationModelTests.trace(trace).filter { $0["event"] as? String == "startup" }
         let phases = startup.compactMap { $0["phase"] as? String }
         // Headless has no input devices: the timeline ends at the first flip.
-        #expect(phases == ["configuration", "backend", "displays", "fonts", "launched", "first-frame", "first-flip"])
+        #expect(phases == ["main", "configuration", "backend", "displays", "fonts", "launched", "first-frame", "first-flip"])
         let times = startup.compactMap { ($0["ms"] as? NSNumber)?.doubleValue }
         #expect(times.count == phases.count && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 } && times[0] > 0, "\(times)")
     }

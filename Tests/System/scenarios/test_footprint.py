@@ -51,7 +51,7 @@ BUDGET = 15 * 1024 * 1024                    # what a board carries beyond Debia
 CODE_RESIDENT_KIB = 3.8 * 1024
 LINKED_CODE_RESIDENT_KIB = 5.8 * 1024
 HELPER_CODE_RESIDENT = 512                   # KiB of it in the forked seat helper
-PHASES = ["configuration", "seat", "backend", "displays", "fonts", "launched", "first-frame", "first-flip", "input"]
+PHASES = ["main", "configuration", "seat", "backend", "displays", "fonts", "launched", "first-frame", "first-flip", "input"]
 
 state = {}
 
