@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "KioskKit", targets: ["KioskKit"]),
         /// The run loop, backends and policies, for apps that bring their own `ApplicationDelegate`.
         .library(name: "KioskRuntime", targets: ["KioskRuntime"]),
+        /// In-memory twins of a screen and a clock, and `KioskTester`, for unit tests of an app of your own.
+        .library(name: "KioskTesting", targets: ["KioskTesting"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "hello-kiosk", targets: ["HelloKiosk"]),
         .executable(name: "foundation-kiosk", targets: ["FoundationKiosk"]),
@@ -94,6 +96,9 @@ let package = Package(
                 "Graphics", "KioskTypes",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
+        // In-memory twins of a screen (InMemoryDisplayBackend) and a clock (ManualClock), and KioskTester,
+        // which drives an app in a unit test: for this package's tests and for apps' own.
+        .target(name: "KioskTesting", dependencies: ["KioskKit"], swiftSettings: strict),
 
         // The backend protocols (display, input, the seat session) and what every backend shares: the input
         // router, the touch mapping policy, the cursor, the debouncer, the in-memory input twin.
@@ -208,18 +213,27 @@ let package = Package(
             name: "GraphicsTests", dependencies: ["Graphics", "GoldenImages"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         // The golden images are read from the source tree (#filePath), where failures write theirs beside them.
-        .testTarget(name: "KioskKitTests", dependencies: ["KioskKit", "GoldenImages"], exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(
+            name: "KioskKitTests", dependencies: ["KioskKit", "KioskTesting", "GoldenImages"], exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "KioskConfigTests", dependencies: ["KioskConfig", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: strict),
-        .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "XKB", "PNG"], swiftSettings: strict),
-        .testTarget(name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskConfig"], swiftSettings: strict),
+        .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "KioskTesting", "XKB", "PNG"], swiftSettings: strict),
+        .testTarget(
+            name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskTesting", "KioskConfig"], swiftSettings: strict),
         .testTarget(
             name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig", "Backlight"], swiftSettings: strict),
         // The test bundle gives back the signals CStopSignals blocks in every program that links the runtime.
         .target(name: "CTestProcessSignals", dependencies: ["CStopSignals"], path: "Tests/CTestProcessSignals"),
         .testTarget(
             name: "KioskRuntimeTests",
-            dependencies: ["KioskRuntime", "HeadlessDisplay", "kiosk", "DRMDisplay", "CECControl", "CEC", "CTestProcessSignals"],
+            dependencies: [
+                "KioskRuntime", "KioskTesting", "HeadlessDisplay", "kiosk", "DRMDisplay", "CECControl", "CEC", "CTestProcessSignals",
+            ],
             swiftSettings: strict),
+        .testTarget(name: "KioskTestingTests", dependencies: ["KioskKit", "KioskTesting"], swiftSettings: strict),
+        // The getting-started app's tests, the testing article's example (Examples/CafeKioskTests).
+        .testTarget(
+            name: "CafeKioskTests", dependencies: ["CafeKioskExample", "KioskConfig", "KioskKit", "KioskTesting"],
+            path: "Examples/CafeKioskTests", swiftSettings: strict),
     ]
 )

@@ -26,6 +26,7 @@ let package = Package(
             name: "CompositionScenes",
             dependencies: [
                 .product(name: "KioskKit", package: kioskPackage),
+                .product(name: "KioskTesting", package: kioskPackage),
                 "CPixmanBaseline",
             ]),
 

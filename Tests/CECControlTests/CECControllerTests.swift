@@ -3,6 +3,7 @@ import CECControl
 import KioskBackend
 import KioskConfig
 import KioskKit
+import KioskTesting
 import Testing
 
 /// The controller against in-memory twins of the adapters: which screens' TVs follow which power changes,

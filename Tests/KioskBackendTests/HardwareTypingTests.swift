@@ -1,4 +1,5 @@
 import KioskKit
+import KioskTesting
 import Testing
 import XKB
 
@@ -60,7 +61,7 @@ struct HardwareTypingTests {
     /// keyboard's removal or a rate of 0 stop it, and a modifier never repeats.
     @Test func aHeldKeyRepeatsIntoTheTextField() throws {
         let bed = InputBed()
-        let clock = KioskKit.ManualClock()
+        let clock = KioskTesting.ManualClock()
         bed.app.clock = clock
         bed.app.keyRepeat = KeyRepeat(delay: 0.5, rate: 10)
         let field = CountingField(frame: Rect(x: 10, y: 10, width: 300, height: 40))

@@ -1,6 +1,7 @@
 import Foundation
 import KioskConfig
 @_spi(KioskRuntime) import KioskKit
+import KioskTesting
 import Testing
 
 @testable import KioskBackend

@@ -1,3 +1,4 @@
+import KioskTesting
 import Testing
 
 @testable import KioskKit

@@ -1,4 +1,5 @@
 import Glibc
+import KioskTesting
 import Testing
 
 @testable import KioskKit

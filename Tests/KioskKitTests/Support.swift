@@ -1,4 +1,5 @@
 import Foundation
+import KioskTesting
 
 @testable import KioskKit
 

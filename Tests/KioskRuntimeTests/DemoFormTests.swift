@@ -1,5 +1,6 @@
 import KioskConfig
 import KioskKit
+import KioskTesting
 import Testing
 
 @testable import kiosk

@@ -1,4 +1,5 @@
 import KioskKit
+import KioskTesting
 import Testing
 
 @testable import KioskRuntime

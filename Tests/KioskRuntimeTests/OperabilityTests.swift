@@ -2,6 +2,7 @@ import Foundation
 import Graphics
 import KioskConfig
 import KioskKit
+import KioskTesting
 import Testing
 
 @testable import kiosk

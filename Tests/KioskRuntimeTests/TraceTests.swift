@@ -1,5 +1,6 @@
 import Foundation
 import KioskKit
+import KioskTesting
 import Testing
 
 @testable import KioskRuntime

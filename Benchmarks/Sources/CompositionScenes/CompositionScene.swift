@@ -1,4 +1,5 @@
 import KioskKit
+import KioskTesting
 
 /// A frame output with one XRGB 1920x1080 buffer: the first frame gets age 0, every later one age 1 (the
 /// buffer holds the frame before), and a presented frame is "on screen" at once (`framePresented` is

@@ -1,5 +1,6 @@
 import CPixmanBaseline
 import KioskKit
+import KioskTesting
 
 /// The cross-fade benchmark: two full-screen 1920x1080 windows, A under B, each holding one opaque view
 /// (`isOpaque`) whose `draw(_:)` paints its content once into the view's cached bitmap. A 30-step fade

@@ -1,4 +1,5 @@
 import KioskKit
+import KioskTesting
 
 /// An overlay window that lets touches through wherever none of its subviews takes them (the usual
 /// UIKit "pass-through window" for HUDs and toasts): its hit test returns nil instead of itself.

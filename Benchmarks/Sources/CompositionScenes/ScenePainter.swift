@@ -1,4 +1,5 @@
 import KioskKit
+import KioskTesting
 
 /// The size of the benchmark screen and where its windows go (issue 4: a 1920x1080 scene with an opaque
 /// full-screen window, a status bar with alpha and an alert with alpha).

@@ -1,5 +1,6 @@
 import CPixmanBaseline
 import KioskKit
+import KioskTesting
 
 /// The momentum-frame benchmark (issue 14): a full-screen 1920x1080 `TableView` of 10,000 rows of 44 pt
 /// `TableViewCell`s with text in `textLabel`. One iteration moves the content by a few points, as one frame

@@ -1,3 +1,5 @@
+import KioskKit
+
 /// A display backend that lives in memory: tests (and apps' own tests) connect, disconnect and re-mode
 /// screens by hand. It applies any offered mode and records what it applied.
 @MainActor
