@@ -6,16 +6,14 @@ import KioskKit
 /// (`Application.sendEvent`, after composing what changed, as the run loop does between events), and the
 /// pixels of the screen.
 ///
-/// ```swift
-/// import KioskKit
-/// import KioskTesting
-/// import Testing
+/// From `Examples/CafeKioskTests` (the getting-started app's tests; KioskKit's article "Testing your app"):
 ///
-/// @MainActor @Test func tappingTheButtonCounts() throws {
-///     let tester = KioskTester(launching: CounterApp())
-///     try tester.tap(tester.view(withIdentifier: "count-button"))
-///     #expect((tester.view(withIdentifier: "count-label") as? Label)?.text == "1 tap")
-///     #expect(try tester.image().pixel(x: 10, y: 10) & 0xFFFFFF == 0xFFFFFF)
+/// ```swift
+/// @Test func orderingWithoutADrinkAsksForOne() {
+///     let app = CafeApp(configuration: .default)
+///     let tester = KioskTester(launching: app)
+///     tester.tap(app.orderButton)
+///     #expect(app.status.text == "Choose a drink first")
 /// }
 /// ```
 ///
