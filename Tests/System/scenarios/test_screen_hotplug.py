@@ -5,7 +5,7 @@ import time
 from pathlib import Path
 
 from kioskvm import image
-from kioskvm.scenario import expect
+from kioskvm.scenario import expect, note
 from scenarios_support import avoid_the_minute, mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=2)
@@ -95,8 +95,11 @@ def check_a_flap_within_the_debounce_window_is_ignored(guest):
     # The two requests are timed on the host; a pair that took more than half the debounce (a loaded
     # host) may not be a flap for the kiosk, so it is not judged: the screen is let come back and the flap
     # tried again.
-    tries = []
-    for _ in range(3):
+    # The guest's kernel must end the flap connected too: under load virtio-gpu's guest driver can miss the
+    # second of two display changes that come together (it read the first and cleared both), and then
+    # the kiosk is right to disconnect; such a try is not judged either (the kernel's sysfs status says).
+    tries, lost = [], 0
+    for _ in range(4):
         lit_before = kiosk["process"].stderr_so_far().count("Virtual-2: lit")
         connects, disconnects = len(events("screen.connect", "Virtual-2")), len(events("screen.disconnect", "Virtual-2"))
         started = time.monotonic()
@@ -104,12 +107,18 @@ def check_a_flap_within_the_debounce_window_is_ignored(guest):
         guest.set_head_size(1, 1024, 768)
         tries.append(time.monotonic() - started)
         time.sleep(FLAP_DEBOUNCE + 2)
-        if tries[-1] <= FLAP_DEBOUNCE / 2:
+        kernel_connected = guest.run("cat /sys/class/drm/card*-Virtual-2/status").stdout.split() == ["connected"]
+        if tries[-1] <= FLAP_DEBOUNCE / 2 and kernel_connected:
             break
+        if not kernel_connected:
+            lost += 1
+            guest.set_head_size(1, 1024, 768)
         wait_for(lambda: len(events("screen.connect", "Virtual-2")) == len(events("screen.disconnect", "Virtual-2")) + 1,
-                 "Virtual-2 connected again after a slow flap")
+                 "Virtual-2 connected again after a slow or lost flap")
         time.sleep(1)
-    expect(tries[-1] <= FLAP_DEBOUNCE / 2, f"no flap within half the debounce in 3 tries: the requests took {tries} s")
+    if lost:
+        note(f"the guest's kernel missed the re-plug of {lost} flap(s): not judged")
+    expect(tries[-1] <= FLAP_DEBOUNCE / 2, f"no flap within half the debounce in 4 tries: the requests took {tries} s")
     expect(len(events("screen.disconnect", "Virtual-2")) == disconnects, f"a flap disconnected the screen (the requests took {tries[-1]:.3f} s)")
     expect(len(events("screen.connect", "Virtual-2")) == connects, "a flap connected the screen again")
     expect(kiosk["process"].stderr_so_far().count("Virtual-2: lit") == lit_before, "a flap re-modeset the connector")
