@@ -5,6 +5,7 @@ import KioskConfig
 /// The mouse cursor: a small window over everything, the on-screen keyboard too (it never takes touches or
 /// the key status), shown per the configuration's `cursor`: `always` while a pointer device exists, `auto`
 /// while a pointer moved in the last few seconds, `hidden` never. A touch kiosk with no mouse never shows one.
+/// It asks for the display's cursor plane (`PlanePreference.cursor`), and is composed where there is none.
 @MainActor
 public final class Cursor {
     public typealias Mode = KioskConfiguration.Cursor
@@ -70,6 +71,8 @@ public final class Cursor {
         // Over every window, the on-screen keyboard's too, and not one of the app's windows.
         window.isSystemOverlay = true
         window.isUserInteractionEnabled = false
+        // On the display's cursor plane where it has one: moving the pointer then composes nothing.
+        window.planePreference = .cursor
         let ring = RingView(frame: window.bounds)
         ring.isUserInteractionEnabled = false
         window.addSubview(ring)

@@ -27,7 +27,8 @@ extension Compositor {
         // unless it changed which windows show, which this frame did not take in.
         if application.composedWindows(on: screen).elementsEqual(windows, by: ===) { state.needsFrame = false }
         scrollRegions.removeAll(keepingCapacity: true)
-        let layers = collectLayers(of: windows, damage: &damage)
+        var layers = collectLayers(of: windows, damage: &damage)
+        let planeFrame = placeOnPlanes(&layers, state: state, screen: screen, damage: &damage)
         let scroll =
             isScrollCopyEnabled && !state.fullRepaint && reportedDamage == nil
             ? planScrollCopies(layers: layers, state: state, screenRect: screenRect) : ScrollPlan()
@@ -67,7 +68,10 @@ extension Compositor {
         damage = damage.intersection(screenRect)
         // What changes on the screen: what is painted, and what a scroll copy moves.
         let changed = scroll.copies.isEmpty ? damage : damage.union(scroll.moved).intersection(screenRect)
-        guard !changed.isEmpty else { return }
+        guard !changed.isEmpty else {
+            if let planeFrame, planeFrame.changed { presentPlanes(planeFrame, on: screen, state: state, started: started, tick: tick) }
+            return
+        }
 
         guard let buffer = output.nextBuffer(for: screen) else {
             // The output cannot take a frame now (e.g. the session is paused): paint it all when it can.
@@ -124,10 +128,26 @@ extension Compositor {
         state.damageRing.insert(physicalDamage, at: 0)
         if state.damageRing.count > Self.damageRingLength { state.damageRing.removeLast() }
         state.inFlight = true
+        state.inFlightMovesPlanesOnly = false
         state.framesComposed += 1
         state.lastFrameStart = started
         state.frameTick = tick
-        output.present(buffer, for: screen, damage: bufferDamage)
+        if let planeFrame {
+            state.planeContents = planeFrame.contents
+            output.present(buffer, for: screen, damage: bufferDamage, planes: planeFrame.layers)
+        } else {
+            output.present(buffer, for: screen, damage: bufferDamage)
+        }
         frameObserver?(screen)
+    }
+
+    /// Nothing composed changed, only what the planes show (a cursor moved): the output moves them.
+    private func presentPlanes(_ frame: PlaneFrame, on screen: Screen, state: ScreenState, started: TimeInterval, tick: TimeInterval?) {
+        state.planeContents = frame.contents
+        state.inFlight = true
+        state.inFlightMovesPlanesOnly = true
+        state.lastFrameStart = started
+        state.frameTick = tick
+        output.present(nil, for: screen, damage: Region(), planes: frame.layers)
     }
 }

@@ -28,8 +28,10 @@ extension Compositor {
         }
     }
 
-    func paint(_ layers: [Layer], into shadow: Bitmap, damage: Region) {
-        paintObserver?(damage)
+    /// `overBlack`: the screen's black is behind the layers (a frame); false for a plane's buffer, whose
+    /// pixels no layer paints are transparent.
+    func paint(_ layers: [Layer], into shadow: Bitmap, damage: Region, overBlack: Bool = true) {
+        if overBlack { paintObserver?(damage) }
         var covered = Region()
         var regions = [Region](repeating: Region(), count: layers.count)
         for index in layers.indices.reversed() {
@@ -46,21 +48,21 @@ extension Compositor {
         // first (`paintFaded`).
         var untouched = isOpaqueCullingEnabled ? damage.subtracting(covered) : damage
         var black = Region()
-        var overBlack = [Region?](repeating: nil, count: layers.count)
+        var fadedOverBlack = [Region?](repeating: nil, count: layers.count)
         for (index, layer) in layers.enumerated() where !regions[index].isEmpty && !untouched.isEmpty && !layer.content.isEmpty {
             let first = regions[index].intersection(untouched)
             guard !first.isEmpty else { continue }
-            if layer.contentIsOpaque, layer.placement.transform == nil, !layer.placement.opaque {
-                overBlack[index] = first
+            if overBlack, layer.contentIsOpaque, layer.placement.transform == nil, !layer.placement.opaque {
+                fadedOverBlack[index] = first
             } else {
                 black.formUnion(first)
             }
             untouched = untouched.subtracting(regions[index])
         }
         black.formUnion(untouched)
-        if !black.isEmpty { shadow.fill(.black, operation: .source, in: black) }
+        if !black.isEmpty { shadow.fill(overBlack ? .black : .clear, operation: .source, in: black) }
         for (index, (layer, var region)) in zip(layers, regions).enumerated() where !region.isEmpty {
-            if let first = overBlack[index] {
+            if let first = fadedOverBlack[index] {
                 paintFaded(layer, into: shadow, region: first)
                 region = region.subtracting(first)
                 if region.isEmpty { continue }

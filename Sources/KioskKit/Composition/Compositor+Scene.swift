@@ -2,8 +2,11 @@
 extension Compositor {
     /// Walks the windows back to front and their views in tree order, redrawing the caches of views that
     /// asked for it (their dirty rects join `damage`), and returns the layers to paint.
+    /// The views that asked for a plane (`View.planePreference`) are `planeGroups`, each with its layers
+    /// and what its views redrew kept apart: it joins `damage` only if the group is composed.
     func collectLayers(of windows: [Window], damage: inout Region) -> [Layer] {
         var layers: [Layer] = []
+        planeGroups.removeAll(keepingCapacity: true)
         for window in windows {
             walk(window, toScreen: window.shownTransformToSuperview, clip: nil, alpha: 1, into: &layers, damage: &damage)
         }
@@ -16,6 +19,16 @@ extension Compositor {
         into layers: inout [Layer], damage: inout Region
     ) {
         guard !view.isHidden else { return }
+        if view.planePreference != .composited, !isWalkingPlaneGroup {
+            // Its subtree is one layer a plane may take: walked as any other, its redraws kept apart.
+            isWalkingPlaneGroup = true
+            let start = layers.count
+            var redrawn = Region()
+            walk(view, toScreen: toScreen, clip: clip, alpha: alpha, into: &layers, damage: &redrawn)
+            isWalkingPlaneGroup = false
+            planeGroups.append(PlaneGroup(view: view, layers: start..<layers.count, redrawn: redrawn, clip: clip))
+            return
+        }
         let alpha = alpha * view.shownAlpha
         guard alpha > 0 else { return }
         let shown = view.shownBounds, model = view.bounds

@@ -10,8 +10,13 @@ extension Compositor {
     /// that have none, whose flips complete whenever they do.
     public func framePresented(on screen: Screen, at timestamp: TimeInterval? = nil) {
         guard let state = states[ObjectIdentifier(screen)] else { return }
-        presentationObserver?(screen, timestamp)
+        if state.inFlightMovesPlanesOnly {
+            planesObserver?(screen, timestamp)
+        } else {
+            presentationObserver?(screen, timestamp)
+        }
         state.inFlight = false
+        state.inFlightMovesPlanesOnly = false
         state.presentsAtVBlank = timestamp != nil
         // Without a vblank time the frame counts as shown when it was due: a period after its tick.
         let shown = timestamp ?? max(application.clock.now, (state.lastTick ?? -.infinity) + refreshPeriod(of: screen))
@@ -152,6 +157,9 @@ extension Compositor {
         let state = state(for: screen)
         state.fullRepaint = true
         state.inPlaceBuffer = nil
+        // The planes are proposed, painted and shown again too (the output may have lost them).
+        state.planeTest = nil
+        state.planeContents.removeAll()
         scheduleFrame(for: screen)
     }
 

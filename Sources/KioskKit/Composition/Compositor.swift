@@ -38,11 +38,17 @@ public final class Compositor: WindowChangeObserver {
     /// Called when a frame of a screen is on the display (after its page flip), with the screen and the
     /// flip's vblank time when the output knows it (CLOCK_MONOTONIC seconds).
     public var presentationObserver: ((Screen, TimeInterval?) -> Void)?
+    /// Called when a change that moved only what planes show (a cursor on its plane) is on the display, in
+    /// place of `presentationObserver`: no frame was composed.
+    public var planesObserver: ((Screen, TimeInterval?) -> Void)?
 
     var states: [ObjectIdentifier: ScreenState] = [:]
     var frameScheduled = false
     /// The scroll views found by the walk of the frame being composed.
     var scrollRegions: [ScrollRegion] = []
+    /// The views that asked for a plane, found by the walk of the frame being composed.
+    var planeGroups: [PlaneGroup] = []
+    var isWalkingPlaneGroup = false
     /// Whether a scroll moves what stays in view instead of painting it again. Off only to prove in tests
     /// that it changes nothing.
     public var isScrollCopyEnabled = true
@@ -71,7 +77,7 @@ public final class Compositor: WindowChangeObserver {
     public func shadow(of screen: Screen) -> Bitmap? { states[ObjectIdentifier(screen)]?.shadow }
 
     /// What `screen` shows as scanned out: its last composed frame in physical pixels, turned by the
-    /// rotation it was composed with, made from the compositor's own RAM (the shadow through the rotation,
+    /// rotation it was composed with, with what its planes show over it, made from the compositor's own RAM (the shadow through the rotation,
     /// or the cached-memory buffer an unrotated frame was painted into), never read back from scanout
     /// memory, which is slow to read and may already hold a frame in flight. nil before the first frame and
     /// while the screen is off or disconnected.
@@ -83,11 +89,13 @@ public final class Compositor: WindowChangeObserver {
             let (width, height) = rotation.swapsAxes ? (shadow.height, shadow.width) : (shadow.width, shadow.height)
             let image = Bitmap(width: width, height: height, format: .xrgb8888)
             image.copy(from: shadow, rotation: rotation, region: Region(image.bounds))
+            composePlanes(of: state, over: image)
             return image
         }
         guard let buffer = state.inPlaceBuffer, rotation == .normal else { return nil }
         let image = Bitmap(width: buffer.width, height: buffer.height, format: .xrgb8888)
         image.copy(from: buffer, rotation: .normal, region: Region(image.bounds))
+        composePlanes(of: state, over: image)
         return image
     }
 

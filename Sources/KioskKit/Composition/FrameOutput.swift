@@ -15,10 +15,27 @@ public protocol FrameOutput: AnyObject {
     /// unrotated screen straight into them instead of into a shadow it copies from. Scanout memory (DRM
     /// dumb buffers, fbdev) is write-combined and slow to read, so those outputs say false (the default).
     var buffersAreCachedMemory: Bool { get }
+    /// The planes `screen`'s display can show layers on besides the composed frame (DRM's overlay and cursor
+    /// planes of its CRTC); none by default (fbdev, headless): everything is composed.
+    func planes(for screen: Screen) -> [DisplayPlane]
+    /// Whether the display can show `layers` on their planes with the next frame (DRM: an atomic TEST_ONLY
+    /// commit with the frame's buffer on the primary plane). The compositor asks again, with fewer layers,
+    /// until one is accepted or none is left (`PlaneAssignment`).
+    func accepts(_ layers: [PlaneLayer], for screen: Screen) -> Bool
+    /// Shows `buffer` (nil: the composed frame stays as it is) with `planes` on their planes; a plane that
+    /// showed a layer and is not among them is turned off. Else as `present(_:for:damage:)`, and it calls
+    /// `Compositor.framePresented(on:at:)` the same way.
+    func present(_ buffer: FrameBuffer?, for screen: Screen, damage: Region, planes: [PlaneLayer])
 }
 
 extension FrameOutput {
     public var buffersAreCachedMemory: Bool { false }
+    public func planes(for screen: Screen) -> [DisplayPlane] { [] }
+    public func accepts(_ layers: [PlaneLayer], for screen: Screen) -> Bool { false }
+    /// Without planes of its own an output gets none (`planes(for:)` offered none) and always a buffer.
+    public func present(_ buffer: FrameBuffer?, for screen: Screen, damage: Region, planes: [PlaneLayer]) {
+        if let buffer { present(buffer, for: screen, damage: damage) }
+    }
 }
 
 /// A buffer to draw a frame into, and its age: 0 when its contents are unknown, n when it holds the

@@ -31,4 +31,10 @@ final class ScreenState {
     var presentsAtVBlank = true
     /// The timer that composes the changes held back to keep a period after the last frame.
     var paceTimer: FrameTimer?
+    /// What each plane shows (by the plane's id), as last presented.
+    var planeContents: [UInt32: PlaneContent] = [:]
+    /// The output's answer to the last proposal it was asked about.
+    var planeTest: PlaneTest?
+    /// Whether what is in flight moved planes only: no frame was composed.
+    var inFlightMovesPlanesOnly = false
 }

@@ -162,6 +162,12 @@ open class View: Responder {
     open var clipsToBounds = false {
         didSet { if clipsToBounds != oldValue { subtreeDidChange() } }
     }
+    /// Whether the display should scan this view and its subviews out from a buffer of their own, on a
+    /// hardware plane (`PlanePreference`; a kiosk option, UIKit has none). Where no plane takes it, the view
+    /// is composed as any other, with the same pixels.
+    public var planePreference = PlanePreference.composited {
+        didSet { if planePreference != oldValue { subtreeDidChange() } }
+    }
 
     /// When false, touches pass through the view and its subviews as if they were not there.
     @exclusivity(unchecked) open var isUserInteractionEnabled = true
