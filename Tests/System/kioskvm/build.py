@@ -19,11 +19,13 @@ Cache layout (`KIOSK_VM_CACHE`, default `~/.cache/kiosk-vm`):
 Test kernel modules (`guest/kmod/`: a backlight class device, which QEMU's displays lack) are compiled on the
 host against the kernel's own headers: `linux-headers-<release>` with the `-common` and `linux-kbuild-*`
 packages it depends on, fetched and unpacked like the kernel, and put into the extras under
-/usr/lib/kioskvm/modules for a scenario to `insmod`.
+/usr/lib/kioskvm/modules for a scenario to `insmod`. Drivers Debian does not build (SOURCE_MODULES: vkms) are
+compiled the same way from the kernel's own source, `linux-source-<major.minor>` at the kernel's version (only
+their folders are read out of its tarball), and go into the extras' lib/modules like GUEST_MODULES.
 
 <key> = `<kernel package>_<kernel version>-<hash>`; the hash covers every build input (this file,
 init.sh, stage2.sh, agent.py, the C helpers, the test modules' sources, the package list and the versions
-apt resolved for it and for the kernel's headers), so a
+apt resolved for it, for the kernel's headers and for its source), so a
 kernel security update or an edited helper makes a new build, and an unchanged tree reuses the old.
 An image with an optional package set (`ensure_image(PEER_PACKAGES, flavour="peers")`, for
 Tests/System/peers) is another entry, `<kernel package>_<kernel version>-peers-<hash>`.
@@ -106,6 +108,19 @@ HELPERS = {
 # name -> the folder under guest/ holding its sources and Kbuild file.
 KERNEL_MODULES = {
     "kioskvm_backlight": "kmod",   # a backlight class device (QEMU's displays have none), see its source
+}
+
+# Kernel modules Debian's kernel does not build, compiled from its own source: `linux-source-<major.minor>` at
+# the kernel package's very version (any other is refused, see resolve_source), fetched with `apt-get download`
+# and cached with the other .debs, of whose tarball only the module's folder is read. They are compiled against
+# the kernel's headers as the test modules are, put into the kernel's module tree as `updates/NAME.ko`, and go
+# with their dependency closures into the extras like GUEST_MODULES: `modprobe NAME param=...` in a scenario.
+# name -> (its folder in the source tree, the Kconfig symbol its Makefile builds it under): the symbol is set to
+# m on make's command line, so that the folder's own Makefile builds it unchanged (nothing of it is patched).
+SOURCE_MODULES = {
+    # Virtual KMS: a CRTC with a primary plane, 8 overlay planes and a cursor plane, a Virtual connector and a
+    # writeback connector, composed in software (scenario vkms). Needs drm, drm_kms_helper, drm_shmem_helper.
+    "vkms": ("drivers/gpu/drm/vkms", "CONFIG_DRM_VKMS"),
 }
 
 GUEST_LIB = "/usr/lib/kioskvm"                # where extras put agent.py and bin/ in the guest
@@ -249,6 +264,23 @@ def _newest_version(package: str, at_least: str | None) -> str:
     return newest
 
 
+def resolve_source(kernel: tuple[str, str]) -> tuple[str, str]:
+    """(package, version) of the kernel's own source, for SOURCE_MODULES: `linux-source-6.1` at exactly the
+    kernel package's version (the image and the source are built from one upload of Debian's `linux`). Never
+    another version: a module built from other sources would test another kernel's driver."""
+    m = re.match(r"(\d+\.\d+)\.", kernel[1])
+    if not m:
+        raise BuildError(f"{kernel[0]} {kernel[1]}: no major.minor in the version, so no linux-source package")
+    name = f"linux-source-{m.group(1)}"
+    out = _run(["apt-cache", "madison", name], check=False).stdout
+    versions = [l.split("|")[1].strip() for l in out.splitlines() if l.count("|") >= 2]
+    if kernel[1] not in versions:
+        raise BuildError(f"the kernel {kernel[0]} is {kernel[1]}, and apt's lists have no {name} {kernel[1]} (only "
+                         f"{', '.join(versions) or 'none'}): {', '.join(SOURCE_MODULES)} is built from the kernel's "
+                         "own source only")
+    return name, kernel[1]
+
+
 def _deb_glob(debs: Path, name: str, version: str) -> list[str]:
     # apt-get download names files NAME_VERSION_ARCH.deb with ':' (epoch) written as '%3a'.
     return glob.glob(str(debs / f"{name}_{version.replace(':', '%3a')}_*.deb"))
@@ -288,7 +320,7 @@ def _input_files() -> list[Path]:
 
 
 def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]], requested_extra=(), flavour: str = "",
-                headers: list[tuple[str, str]] = ()) -> str:
+                headers: list[tuple[str, str]] = (), source: tuple[str, str] | None = None) -> str:
     """The cache key. `requested_extra`/`flavour` (an optional package set, see PEER_PACKAGES) add to the
     hash and the name only when given: without them the key is computed as it always was."""
     h = hashlib.sha256()
@@ -296,6 +328,7 @@ def compute_key(kernel: tuple[str, str], extras: list[tuple[str, str]], requeste
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
     h.update(json.dumps([GUEST_PACKAGES, MODULES, GUEST_MODULES, sorted(HELPERS), extras, kernel]).encode())
     h.update(json.dumps([sorted(KERNEL_MODULES.items()), list(headers)]).encode())
+    h.update(json.dumps([sorted(SOURCE_MODULES.items()), source]).encode())
     if requested_extra or flavour:
         h.update(json.dumps([flavour, sorted(requested_extra)]).encode())
     name, version = kernel
@@ -438,14 +471,15 @@ def _module_closure(kdir: Path, release: str, modules=MODULES) -> list[Path]:
     return ordered
 
 
-def _install_guest_modules(kdir: Path, release: str, extras: Path) -> list[str]:
-    """GUEST_MODULES and their dependencies into extras/lib/modules/<release>/ (the kernel's own layout),
-    with the kernel's lists of built-in modules and a depmod of that tree: `modprobe` in the guest finds
-    them there. Runs before the usr-merge fix, which moves lib/ to usr/lib/."""
+def _install_guest_modules(kdir: Path, release: str, extras: Path, modules: list[str]) -> list[str]:
+    """`modules` (GUEST_MODULES and the SOURCE_MODULES built into kdir's tree) and their dependencies into
+    extras/lib/modules/<release>/ (the kernel's own layout), with the kernel's lists of built-in modules and a
+    depmod of that tree: `modprobe` in the guest finds them there. Runs before the usr-merge fix, which moves
+    lib/ to usr/lib/."""
     source = kdir / "lib/modules" / release
     target = extras / "lib/modules" / release
     names = []
-    for p in _module_closure(kdir, release, GUEST_MODULES):
+    for p in _module_closure(kdir, release, modules):
         relative = p.resolve().relative_to(source.resolve())
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(p, target / relative)
@@ -494,9 +528,9 @@ def _compile_helpers(extras: Path) -> None:
             _log(f"{name}: compiler warnings:\n{r.stderr}")
 
 
-def _build_kernel_modules(headers: list[tuple[str, str]], release: str, scratch: Path, extras: Path) -> list[str]:
-    """Compiles KERNEL_MODULES against the kernel's headers, unpacked into `scratch` (never installed),
-    with the headers' own kbuild, and puts the .ko files into the extras (TEST_MODULES_DIR)."""
+def _unpack_headers(headers: list[tuple[str, str]], release: str, scratch: Path) -> Path:
+    """The kernel's headers unpacked into `scratch` (never installed), ready for `make -C TREE M=...`: the
+    tree, with its own kbuild."""
     if not shutil.which("make"):
         raise BuildError("make not found: the test kernel modules need it (see Tests/System/host-packages.txt)")
     root = scratch / "headers"
@@ -515,6 +549,27 @@ def _build_kernel_modules(headers: list[tuple[str, str]], release: str, scratch:
     if compiler and not shutil.which(compiler):
         raise BuildError(f"the kernel's headers compile with {compiler}, which is not installed "
                          "(see Tests/System/host-packages.txt)")
+    return tree
+
+
+def _make_module(tree: Path, name: str, folder: Path, *variables: str) -> Path:
+    """`make modules` of the module in `folder` against the headers' tree; the unstripped NAME.ko."""
+    r = _run(["make", "-C", str(tree), f"M={folder}", *variables, "modules"], check=False)
+    output = f"{r.stdout}\n{r.stderr}"
+    if r.returncode != 0:
+        # modpost names each symbol the kernel does not export (or exports in a namespace not imported).
+        missing = re.findall(r'modpost: "([^"]+)" \[[^]]*\] undefined!', output)
+        why = (f": the kernel does not export {', '.join(missing)}" if missing else "")
+        raise BuildError(f"building the kernel module {name} failed{why}:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
+    warnings = [l for l in r.stderr.splitlines() if "warning" in l.lower()]
+    if warnings:
+        _log(f"{name}: compiler warnings:\n" + "\n".join(warnings))
+    return folder / f"{name}.ko"
+
+
+def _build_kernel_modules(tree: Path, scratch: Path, extras: Path) -> list[str]:
+    """Compiles KERNEL_MODULES against the kernel's headers and puts the .ko files into the extras
+    (TEST_MODULES_DIR)."""
     dest = extras / TEST_MODULES_DIR.lstrip("/")
     dest.mkdir(parents=True, exist_ok=True)
     built = []
@@ -522,16 +577,84 @@ def _build_kernel_modules(headers: list[tuple[str, str]], release: str, scratch:
         work = scratch / "kmod" / folder
         if not work.exists():
             shutil.copytree(GUEST_SRC / folder, work)
-        r = _run(["make", "-C", str(tree), f"M={work}", "modules"], check=False)
-        if r.returncode != 0:
-            raise BuildError(f"building the kernel module {name} failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
-        warnings = [l for l in r.stderr.splitlines() if "warning" in l.lower()]
-        if warnings:
-            _log(f"{name}: compiler warnings:\n" + "\n".join(warnings))
         # The debugging information is most of the file (360 KB of 380).
-        _run(["strip", "--strip-debug", "-o", str(dest / f"{name}.ko"), str(work / f"{name}.ko")])
+        _run(["strip", "--strip-debug", "-o", str(dest / f"{name}.ko"), str(_make_module(tree, name, work))])
         built.append(name)
     return built
+
+
+def _extract_source(deb: Path, package: str, version: str, folders: list[str], dest: Path) -> None:
+    """Only `folders` (and the top Makefile) of the source tarball in linux-source's .deb, into `dest`: the
+    .deb's data is read as a stream and the tarball in it decompressed as far as the last of the folders
+    (its entries are in name order, each folder's together: drivers/gpu/drm/vkms is 6 s into 138 MB), never
+    written out whole. Refuses a .deb or a tree of another version than the kernel's (`version`)."""
+    import tarfile
+    found = _run(["dpkg-deb", "-f", str(deb), "Version"]).stdout.strip()
+    if found != version:
+        raise BuildError(f"{deb.name} is {package} {found}, and the kernel is {version}: refusing to build "
+                         f"{', '.join(SOURCE_MODULES)} from another kernel's source")
+    inner_name = f"./usr/src/{package}.tar.xz"
+    wanted = {f.strip("/") for f in folders}
+    pending, makefile = set(wanted), None
+    data = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE)
+    try:
+        with tarfile.open(fileobj=data.stdout, mode="r|") as outer:
+            member = next((m for m in outer if m.name == inner_name), None)
+            if member is None:
+                raise BuildError(f"{deb.name} has no {inner_name}")
+            with tarfile.open(fileobj=outer.extractfile(member), mode="r|xz") as tree:
+                inside = None                          # the folder whose entries are being read
+                for entry in tree:
+                    relative = entry.name.split("/", 1)[1] if "/" in entry.name else ""
+                    if relative == "Makefile":
+                        makefile = tree.extractfile(entry).read().decode(errors="replace")
+                    folder = next((f for f in wanted if relative == f or relative.startswith(f + "/")), None)
+                    if folder is None:
+                        if inside is not None:
+                            pending.discard(inside)
+                            inside = None
+                            if not pending and makefile is not None:
+                                break
+                        continue
+                    inside = folder
+                    if entry.isdir():
+                        (dest / relative).mkdir(parents=True, exist_ok=True)
+                    elif entry.isfile():
+                        (dest / relative).parent.mkdir(parents=True, exist_ok=True)
+                        (dest / relative).write_bytes(tree.extractfile(entry).read())
+                if inside is not None:
+                    pending.discard(inside)
+    except (tarfile.TarError, EOFError, lzma.LZMAError) as e:
+        raise BuildError(f"reading {inner_name} in {deb.name}: {e}") from e
+    finally:
+        data.kill()
+        data.wait()
+    if pending:
+        raise BuildError(f"{package} {version} has no {', '.join(sorted(pending))}")
+    # The tree's own version, against the kernel's upstream version (6.1.192 of 6.1.192-3).
+    fields = dict(re.findall(r"^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) *= *(\S*)", makefile or "", re.M))
+    tree_version = f"{fields.get('VERSION')}.{fields.get('PATCHLEVEL')}.{fields.get('SUBLEVEL')}" \
+                   f"{fields.get('EXTRAVERSION', '')}"
+    if tree_version != version.split("-")[0]:
+        raise BuildError(f"{package} {version}'s tree is Linux {tree_version}, and the kernel is {version}: refusing "
+                         f"to build {', '.join(SOURCE_MODULES)} from another kernel's source")
+
+
+def _build_source_modules(tree: Path, source: tuple[str, str], release: str, scratch: Path, kdir: Path) -> list[str]:
+    """SOURCE_MODULES compiled from the kernel's source against its headers (`tree`), each into kdir's module
+    tree as updates/NAME.ko, with a depmod of it: the guest gets them with their closures (_install_guest_modules)."""
+    deb, = download([source], cache_root() / "debs")
+    t0 = time.monotonic()
+    work = scratch / "source"
+    _extract_source(deb, source[0], source[1], [folder for folder, _ in SOURCE_MODULES.values()], work)
+    updates = kdir / "lib/modules" / release / "updates"
+    updates.mkdir(parents=True, exist_ok=True)
+    for name, (folder, symbol) in SOURCE_MODULES.items():
+        built = _make_module(tree, name, work / folder, f"{symbol}=m")
+        _run(["strip", "--strip-debug", "-o", str(updates / f"{name}.ko"), str(built)])
+    _run(["depmod", "-b", str(kdir), release])
+    _log(f"{', '.join(SOURCE_MODULES)} built from {source[0]} {source[1]} in {time.monotonic() - t0:.1f} s")
+    return list(SOURCE_MODULES)
 
 
 def _hwdb(extras: Path) -> None:
@@ -567,7 +690,8 @@ def _hwdb(extras: Path) -> None:
         raise BuildError("systemd-hwdb update wrote no hwdb.bin")
 
 
-def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str]], headers: list[tuple[str, str]]) -> None:
+def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str]], headers: list[tuple[str, str]],
+           source: tuple[str, str]) -> None:
     t0 = time.monotonic()
     debs = cache_root() / "debs"
     scratch = dest / "scratch"
@@ -592,12 +716,14 @@ def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str
         shutil.copy(vmlinuz, dest / "vmlinuz")
         kernel_file = "vmlinuz"
     modules = _build_initrd(kdir, release, dest / "initrd.cpio")
+    tree = _unpack_headers(headers, release, scratch)
+    source_modules = _build_source_modules(tree, source, release, scratch, kdir)
 
     extras = dest / "extras"
     extras.mkdir()
     for deb in download(extras_pkgs, debs):
         _run(["dpkg-deb", "-x", str(deb), str(extras)])
-    guest_modules = _install_guest_modules(kdir, release, extras)
+    guest_modules = _install_guest_modules(kdir, release, extras, GUEST_MODULES + source_modules)
     _hwdb(extras)
     _usr_merge(extras)
     lib = extras / GUEST_LIB.lstrip("/")
@@ -605,12 +731,13 @@ def _build(dest: Path, kernel: tuple[str, str], extras_pkgs: list[tuple[str, str
     shutil.copy(HERE / "agent.py", lib / "agent.py")
     shutil.copy(HERE / "stage2.sh", lib / "stage2.sh")
     _compile_helpers(extras)
-    test_modules = _build_kernel_modules(headers, release, scratch, extras)
+    test_modules = _build_kernel_modules(tree, scratch, extras)
 
     shutil.rmtree(scratch)
     (dest / "image.json").write_text(json.dumps({
         "kernel": {"package": kernel[0], "version": kernel[1], "release": release, "file": kernel_file},
         "extras": extras_pkgs, "modules": modules, "guest_modules": guest_modules, "headers": headers,
+        "source": source, "source_modules": source_modules,
         "test_modules": test_modules, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
         "build_seconds": round(time.monotonic() - t0, 1),
     }, indent=1) + "\n")
@@ -650,7 +777,8 @@ def ensure_image(extra_packages=(), flavour: str = "") -> Image:
         kernel = resolve_kernel()
     extras_pkgs = resolve_missing(GUEST_PACKAGES + extra_packages)
     headers = resolve_headers(kernel)
-    key = compute_key(kernel, extras_pkgs, extra_packages, flavour, headers)
+    source = resolve_source(kernel)
+    key = compute_key(kernel, extras_pkgs, extra_packages, flavour, headers, source)
     root = cache_root()
     root.mkdir(parents=True, exist_ok=True)
     dest = root / key
@@ -663,7 +791,7 @@ def ensure_image(extra_packages=(), flavour: str = "") -> Image:
                 tmp = root / f".{key}.tmp-{os.getpid()}"
                 shutil.rmtree(tmp, ignore_errors=True)
                 try:
-                    _build(tmp, kernel, extras_pkgs, headers)
+                    _build(tmp, kernel, extras_pkgs, headers, source)
                     shutil.rmtree(dest, ignore_errors=True)
                     os.rename(tmp, dest)
                 except BaseException:
