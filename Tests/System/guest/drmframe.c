@@ -18,10 +18,7 @@
  *       One line per connector with a CRTC: "NAME crtc=N active=0|1 mode=WxH": the CRTC's atomic ACTIVE
  *       property (what display power sets; read as any client may, without being DRM master).
  *
- * Pattern for a WxH frame, pixel (x, y), all integer arithmetic:
- *   y <  H/4: eight vertical colour bars, bar = x*8/W:
- *             white, yellow, cyan, green, magenta, red, blue, black
- *   y >= H/4: r = x*255/(W-1), g = y*255/(H-1), b = (x ^ y) & 255
+ * The pattern is framepattern.h's frame_pattern.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,7 +35,7 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
-static const uint32_t bars[8] = {0xffffff, 0xffff00, 0x00ffff, 0x00ff00, 0xff00ff, 0xff0000, 0x0000ff, 0x000000};
+#include "framepattern.h"
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { (void)sig; stop = 1; }
@@ -51,14 +48,6 @@ static void die(const char *what) {
 static void conn_name(drmModeConnector *c, char *buf, size_t len) {
     const char *type = drmModeGetConnectorTypeName(c->connector_type);
     snprintf(buf, len, "%s-%u", type ? type : "Unknown", c->connector_type_id);
-}
-
-static uint32_t pattern(uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
-    if (y < h / 4) return bars[x * 8 / w];
-    uint32_t r = x * 255 / (w > 1 ? w - 1 : 1);
-    uint32_t g = y * 255 / (h > 1 ? h - 1 : 1);
-    uint32_t b = (x ^ y) & 255;
-    return r << 16 | g << 8 | b;
 }
 
 static int list(int fd, drmModeRes *res) {
@@ -186,7 +175,7 @@ int main(int argc, char **argv) {
     if (px == MAP_FAILED) die("mmap");
     for (uint32_t y = 0; y < h; y++) {
         uint32_t *row = (uint32_t *)(px + (size_t)y * create.pitch);
-        for (uint32_t x = 0; x < w; x++) row[x] = fill >= 0 ? (uint32_t)fill : pattern(x, y, w, h);
+        for (uint32_t x = 0; x < w; x++) row[x] = fill >= 0 ? (uint32_t)fill : frame_pattern(x, y, w, h);
     }
 
     if (drmModeSetCrtc(fd, crtc, fb, 0, 0, &conn->connector_id, 1, mode) < 0) die("drmModeSetCrtc");

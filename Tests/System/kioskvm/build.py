@@ -102,6 +102,8 @@ HELPERS = {
     "touchplay": (["touchplay.c", "uinputplay.c"], ["-lm"]),
     "keyplay": (["keyplay.c", "uinputplay.c"], ["-lm"]),
     "drmframe": (["drmframe.c"], ["-I/usr/include/libdrm", "-ldrm"]),
+    # planes composed and read back through a writeback connector (vkms), and the planes listed as JSON
+    "drmplanes": (["drmplanes.c"], ["-I/usr/include/libdrm", "-ldrm"]),
 }
 
 # Test kernel modules built on the host with the kernel's headers into extras/usr/lib/kioskvm/modules:
