@@ -1,0 +1,206 @@
+"""vkms (built from Debian's linux-source) as a card with planes, its composition read back through writeback.
+
+Loaded with its cursor, overlay and writeback options (build.SOURCE_MODULES) beside virtio-gpu it is card1
+(Virtual-2, Writeback-1), alone card0; it has a
+primary, 8 overlay and a cursor plane and a writeback connector, with no zpos, rotation or blend-mode property;
+it refuses the display and the writeback connector on one CRTC; a frame of primary, overlay and cursor read back
+through writeback (guest/drmplanes) equals, pixel for pixel, the composition computed here (drm.compose_planes:
+premultiplied ARGB over XRGB in vkms's own 16-bit arithmetic); the cursor moved (CRTC_X/Y, clipped at the edges
+too) reads back moved."""
+
+import json
+import re
+from pathlib import Path
+
+from kioskvm import Guest, drm, image
+from kioskvm.scenario import expect, note
+
+# virtio-gpu's one head is card0 (Virtual-1): vkms comes after it.
+GUEST = dict(heads=1)
+TIMEOUT = 480
+
+MODPROBE = "modprobe vkms enable_cursor=1 enable_overlay=1 enable_writeback=1"
+VKMS = "/dev/dri/by-path/platform-vkms-card"     # udev's name for the card, whatever its number
+MODE = (1024, 768)                               # vkms's preferred mode
+OVERLAY = drm.Layer("overlay", 96, 128, 320, 200)
+CURSOR = drm.Layer("cursor", 352, 288, 64, 64)   # over the overlay's right edge: cursor over overlay over primary
+MOVES = ((150, 250), (700, 500), (990, 730), (-24, -16))
+# Generous for a loaded host: vkms composes in a worker at its next (emulated) vblank.
+WAIT = 60
+
+state = {}
+
+
+def load_vkms(guest):
+    """Loads vkms once (from the image's extras, see build.SOURCE_MODULES)."""
+    if "loaded" not in state:
+        guest.run(f"{MODPROBE} && udevadm settle", timeout=120).check()
+        state["loaded"] = True
+
+
+def card_json(guest, device=VKMS):
+    return json.loads(guest.run(f"drmplanes --list --device {device}", timeout=60).check().stdout)
+
+
+def placement(layer):
+    return f"{layer.x},{layer.y},{layer.width}x{layer.height}"
+
+
+def capture_path(guest, name):
+    folder = Path(guest.job_dir) / "vkms"
+    folder.mkdir(exist_ok=True)
+    return folder / f"{name}.ppm"
+
+
+def frame(guest):
+    """drmplanes holding the frame (primary, OVERLAY, CURSOR) on the vkms card, started on first use with the
+    first read-back (state["first"])."""
+    if "frame" not in state:
+        load_vkms(guest)
+        first = capture_path(guest, "first")
+        p = guest.spawn(f"exec drmplanes --device {VKMS} --overlay {placement(OVERLAY)} --cursor {placement(CURSOR)} "
+                        f"--capture {first} --timeout {WAIT * 1000}")
+        state["ready"] = p.wait_for_output(r"^READY .*$", timeout=WAIT).group(0)
+        p.wait_for_output(rf"^CAPTURED {re.escape(str(first))}$", timeout=WAIT)
+        state["frame"], state["first"] = p, first
+    return state["frame"]
+
+
+def read_back(guest, name):
+    """A writeback job on the frame as it is now: the read-back image."""
+    path = capture_path(guest, name)
+    p = frame(guest)
+    p.write(f"capture {path}\n")
+    p.wait_for_output(rf"^CAPTURED {re.escape(str(path))}$", timeout=WAIT)
+    return image.load(path)
+
+
+def expect_composed(shown, layers, what):
+    """The read-back equals the host's composition, pixel for pixel."""
+    expected = drm.compose_planes(*MODE, layers)
+    expect(shown.size == MODE, f"{what}: read back {shown.size}, the mode is {MODE}")
+    comparison = shown.compare(expected)
+    expect(comparison, f"{what}: the read-back is not the composition of {layers}: {comparison}")
+
+
+def check_vkms_loads_with_cursor_overlay_and_writeback(guest):
+    release = guest.run("uname -r", timeout=30).check().stdout.strip()
+    info = guest.run("modinfo -F filename vkms; modinfo -F vermagic vkms; modinfo -F depends vkms; modinfo -p vkms",
+                     timeout=60).check().stdout
+    filename, vermagic, depends, *params = info.splitlines()
+    expect(filename == f"/lib/modules/{release}/updates/vkms.ko", f"modinfo's vkms is {filename}")
+    expect(vermagic.split()[0] == release, f"vkms's vermagic {vermagic!r}, the kernel is {release}")
+    expect(set(depends.split(",")) == {"drm", "drm_kms_helper", "drm_shmem_helper"}, f"vkms depends on {depends}")
+    for name in ("enable_cursor", "enable_overlay", "enable_writeback"):
+        expect(any(p.startswith(f"{name}:") for p in params), f"vkms has no parameter {name}: {params}")
+    load_vkms(guest)
+    values = guest.run("cat /sys/module/vkms/parameters/enable_cursor /sys/module/vkms/parameters/enable_overlay "
+                       "/sys/module/vkms/parameters/enable_writeback", timeout=30).check().stdout.split()
+    expect(values == ["Y", "Y", "Y"], f"enable_cursor, enable_overlay, enable_writeback: {values}")
+    # Beside virtio-gpu's card0 it is card1; its connectors are named as the kernel counts them, across cards.
+    card = guest.run(f"readlink -f {VKMS}", timeout=30).check().stdout.strip()
+    expect(card == "/dev/dri/card1", f"{VKMS} is {card}")
+    expect(card_json(guest, "/dev/dri/card0")["driver"] == "virtio_gpu", "card0 is not virtio-gpu's")
+    listed = guest.run("ls /sys/class/drm", timeout=30).check().stdout.split()
+    expect({"card1-Virtual-2", "card1-Writeback-1"} <= set(listed) and "card0-Virtual-1" in listed, listed)
+    note(f"{MODPROBE}: vkms is card1 ({VKMS}) beside virtio-gpu's card0, its connectors Virtual-2 and Writeback-1")
+
+
+def check_it_has_primary_overlay_and_cursor_planes_and_a_writeback_connector(guest):
+    load_vkms(guest)
+    card = card_json(guest)
+    expect(card["driver"] == "vkms" and len(card["crtcs"]) == 1, card)
+    crtc_bit = 1 << card["crtcs"][0]["index"]
+    planes = card["planes"]
+    types = [p["type"] for p in planes]
+    expect(types == ["primary"] + ["overlay"] * 8 + ["cursor"], f"the planes in id order: {types}")
+    for p in planes:
+        expect(p["possible_crtcs"] & crtc_bit, f"plane {p['id']} cannot be on the CRTC: {p}")
+        wanted = "XRGB8888" if p["type"] == "primary" else "ARGB8888"
+        expect(wanted in p["formats"], f"plane {p['id']} ({p['type']}) has no {wanted}: {p['formats']}")
+        # What drm.compose_planes assumes: the planes blend in id order, premultiplied, at full plane alpha.
+        absent = {k: p[k] for k in ("zpos", "rotation", "pixel_blend_mode", "alpha") if p[k] is not None}
+        expect(not absent, f"plane {p['id']} has properties vkms of 6.1 does not have (drm.compose_planes ignores "
+                           f"them): {absent}")
+    connectors = {c["name"]: c for c in card["connectors"]}
+    expect(set(connectors) == {"Virtual-2", "Writeback-1"}, connectors)
+    writeback = connectors["Writeback-1"]
+    expect(writeback["writeback"] and "XRGB8888" in writeback["formats"], writeback)
+    display = connectors["Virtual-2"]
+    expect(display["status"] == "connected" and display["preferred"] == "%dx%d" % MODE, display)
+    # drm_info, read independently, sees the same planes and the writeback connector (type 18).
+    info = json.loads(guest.run("drm_info -j", timeout=60).check().stdout)
+    vkms = next(v for v in info.values() if v["driver"]["name"] == "vkms")
+    names = {0: "overlay", 1: "primary", 2: "cursor"}
+    by_drm_info = [(p["id"], names[p["properties"]["type"]["value"]]) for p in vkms["planes"]]
+    expect(by_drm_info == [(p["id"], p["type"]) for p in planes], f"drm_info: {by_drm_info}, drmplanes: {planes}")
+    expect(sorted(c["type"] for c in vkms["connectors"]) == [15, 18], f"drm_info's connector types: "
+           f"{[c['type'] for c in vkms['connectors']]} (15 Virtual, 18 Writeback)")
+    listed = ", ".join(f"{p['id']} {p['type']}" for p in planes)
+    note(f"planes {listed}; Writeback-1 formats "
+         f"{', '.join(writeback['formats'])}; no zpos, rotation, pixel blend mode or alpha property")
+
+
+def check_the_display_and_the_writeback_connector_cannot_share_the_crtc(guest):
+    # vkms of 6.1 gives each encoder only itself as a possible clone: the atomic check refuses a CRTC driving
+    # Virtual-2 and Writeback-1 together (drm_atomic_check_valid_clones), so drmplanes drives the writeback
+    # connector alone. A kernel that allows both fails this check: the read-back then works beside a display.
+    load_vkms(guest)
+    expect("frame" not in state, "drmplanes already holds the card")
+    r = guest.run(f"drmplanes --device {VKMS} --with-display --capture {capture_path(guest, 'both')}", timeout=WAIT)
+    expect(r.status == 1 and "DRM_IOCTL_MODE_ATOMIC: Invalid argument (errno 22)" in r.stderr,
+           f"Virtual-2 and Writeback-1 on one CRTC were not refused as by vkms of 6.1 (possible_clones): {r}")
+    note("Virtual-2 with Writeback-1 on the one CRTC: DRM_IOCTL_MODE_ATOMIC EINVAL (the encoders are no clones)")
+
+
+def check_primary_overlay_and_cursor_read_back_as_composed_on_the_host(guest):
+    frame(guest)
+    ready = state["ready"]
+    expect(ready.startswith("READY %dx%d Writeback-1 " % MODE), ready)
+    shown = image.load(state["first"])
+    expect_composed(shown, [OVERLAY, CURSOR], "the first frame")
+    # The planes are there: the primary's pattern alone differs where they are not transparent.
+    alone = shown.compare(drm.frame_pattern(*MODE))
+    expect(not alone, "the read-back is the primary plane alone")
+    # The kernel's state: the planes where they were put, on the one CRTC.
+    planes = {p["type"]: p for p in card_json(guest)["planes"] if p["fb_id"]}
+    for kind, layer in (("overlay", OVERLAY), ("cursor", CURSOR)):
+        p = planes.get(kind)
+        where = (layer.x, layer.y, layer.width, layer.height)
+        expect(p and (p["crtc_x"], p["crtc_y"], p["crtc_w"], p["crtc_h"]) == where, f"the {kind} plane: {p}")
+    note(f"{ready}; the read-back equals the composition, and {alone.mismatches} pixels differ from the primary "
+         "alone")
+
+
+def check_the_cursor_moved_reads_back_moved(guest):
+    p = frame(guest)
+    before = image.load(state["first"])
+    # Within the overlay (two planes blended over the primary again), on the primary alone, then reaching past
+    # the mode's right and bottom edges, then past its left and top: the kernel clips the plane
+    # (drm_atomic_helper_check_plane_state), and the composition clips it the same way.
+    for x, y in MOVES:
+        p.write(f"cursor {x} {y}\n")
+        p.wait_for_output(rf"^MOVED cursor {x} {y}$", timeout=WAIT)
+        cursor = next(q for q in card_json(guest)["planes"] if q["type"] == "cursor")
+        expect((cursor["crtc_x"], cursor["crtc_y"]) == (x, y), f"the cursor plane after `cursor {x} {y}`: {cursor}")
+        moved = drm.Layer("cursor", x, y, CURSOR.width, CURSOR.height)
+        shown = read_back(guest, f"cursor-{x}-{y}")
+        expect_composed(shown, [OVERLAY, moved], f"the cursor at {x},{y}")
+        expect(not shown.compare(before), f"the cursor at {x},{y} reads back as where it was before")
+        before = shown
+    note(f"the cursor at {'; '.join(f'{x},{y}' for x, y in MOVES)} (CRTC_X/Y as set) read back as composed here")
+
+
+def check_vkms_alone_is_card0(guest):
+    # No virtio-gpu device (virtio_gpu is loaded, with no card): vkms is the first card, its display Virtual-1.
+    with Guest(heads=0, memory=512, name="vkms-alone") as alone:
+        alone.run(f"{MODPROBE} && udevadm settle", timeout=120).check()
+        card = alone.run(f"readlink -f {VKMS}; ls /sys/class/drm", timeout=30).check().stdout.split()
+        expect(card[0] == "/dev/dri/card0" and {"card0-Virtual-1", "card0-Writeback-1"} <= set(card[1:]), card)
+        path = Path(alone.job_dir) / "alone.ppm"
+        # No --device: drmplanes finds the card whose driver is vkms.
+        r = alone.run(f"drmplanes --overlay {placement(OVERLAY)} --cursor {placement(CURSOR)} --capture {path} "
+                      f"--timeout {WAIT * 1000} </dev/null", timeout=WAIT * 2).check()
+        expect(r.stdout.startswith("READY %dx%d Writeback-1 " % MODE), r.stdout)
+        expect_composed(image.load(path), [OVERLAY, CURSOR], "vkms alone")
+    note("vkms alone: card0, Virtual-1 and Writeback-1; the same read-back")
