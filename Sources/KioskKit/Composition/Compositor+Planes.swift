@@ -125,7 +125,9 @@ extension Compositor {
             }
         }
         let key = proposals[0].map { index, plane in
-            PlaneTestKey(view: ObjectIdentifier(groups[index].view), plane: plane.id, width: candidates[index].rect.width, height: candidates[index].rect.height)
+            PlaneTestKey(
+                view: ObjectIdentifier(groups[index].view), plane: plane.id, width: candidates[index].rect.width,
+                height: candidates[index].rect.height)
         }.sorted { ($0.plane, $0.width) < ($1.plane, $1.width) }
         if let test = state.planeTest, test.key == key { return test.accepted }
         var accepted: [ObjectIdentifier: DisplayPlane] = [:]
@@ -149,7 +151,8 @@ extension Compositor {
             var placement = layer.placement
             placement.rect = placement.rect.offsetBy(dx: -box.x, dy: -box.y)
             placement.clip = placement.clip?.offsetBy(dx: -box.x, dy: -box.y)
-            return Layer(view: layer.view, content: layer.content, size: layer.size, contentIsOpaque: layer.contentIsOpaque, placement: placement)
+            return Layer(
+                view: layer.view, content: layer.content, size: layer.size, contentIsOpaque: layer.contentIsOpaque, placement: placement)
         }
         guard rotation != .normal else {
             return paint(shifted, into: bitmap, damage: Region(bitmap.bounds), overBlack: false)

@@ -44,23 +44,23 @@ enum PlaneAssignment {
         return result
     }
 
-    /// The most the planes can take: each candidate, back to front, on the lowest free plane in front of the
+    /// The most the planes can take: each candidate, back to front, on the backmost plane in front of the
     /// last one used that fits it.
     static func best(for candidates: [Candidate], planes: [DisplayPlane]) -> Proposal {
         let ordered = planes.sorted { ($0.zOrder, $0.id) < ($1.zOrder, $1.id) }
         var proposal: Proposal = [:]
-        var used = Set<UInt32>()
-        var lastZ = Int.min
+        // In front of the last plane used: later in this order (planes of one zpos are stacked by id, as
+        // DRM drivers without a zpos property stack them).
+        var next = 0
         for (index, candidate) in candidates.enumerated() where candidate.isPlaceable && !candidate.isCoveredByComposition {
-            // A cursor prefers the cursor plane; anything goes on the frontmost plane that fits last.
-            let fitting = ordered.filter { !used.contains($0.id) && $0.zOrder > lastZ && fits(candidate, on: $0) }
-            let plane =
+            // A cursor prefers the cursor plane; anything else takes the backmost plane that fits.
+            let fitting = ordered.indices.dropFirst(next).filter { fits(candidate, on: ordered[$0]) }
+            let position =
                 candidate.preference == .cursor
-                ? fitting.first { $0.kind == .cursor } ?? fitting.first : fitting.first
-            guard let plane else { continue }
-            proposal[index] = plane
-            used.insert(plane.id)
-            lastZ = plane.zOrder
+                ? fitting.first { ordered[$0].kind == .cursor } ?? fitting.first : fitting.first
+            guard let position else { continue }
+            proposal[index] = ordered[position]
+            next = position + 1
         }
         return withoutCovered(proposal, candidates: candidates)
     }
