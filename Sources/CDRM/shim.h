@@ -14,6 +14,10 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "XRGB8888 buffers are 
 
 /* Macros Swift cannot see, as prefixed static inline shims. */
 static inline uint32_t kiosk_drm_format_xrgb8888(void) { return DRM_FORMAT_XRGB8888; }
+static inline uint32_t kiosk_drm_format_argb8888(void) { return DRM_FORMAT_ARGB8888; }
+static inline uint64_t kiosk_drm_cap_cursor_width(void) { return DRM_CAP_CURSOR_WIDTH; }
+static inline uint64_t kiosk_drm_cap_cursor_height(void) { return DRM_CAP_CURSOR_HEIGHT; }
+static inline int kiosk_drm_plane_type_cursor(void) { return DRM_PLANE_TYPE_CURSOR; }
 static inline int kiosk_drm_event_context_version(void) { return DRM_EVENT_CONTEXT_VERSION; }
 static inline uint32_t kiosk_drm_mode_type_preferred(void) { return DRM_MODE_TYPE_PREFERRED; }
 static inline uint32_t kiosk_drm_mode_flag_interlace(void) { return DRM_MODE_FLAG_INTERLACE; }

@@ -105,11 +105,45 @@ public struct DRMCRTCState: Sendable {
     public let mode: DRMModeInfo?
 }
 
-/// A plane (`drmModeGetPlane`) and its type (`type` property: 0 overlay, 1 primary, 2 cursor).
+/// A plane (`drmModeGetPlane`): its type, the CRTCs it can be on, the pixel formats it scans out.
 public struct DRMPlane: Sendable {
+    /// The `type` property (`DRM_PLANE_TYPE_*`).
+    public enum Kind: String, Sendable {
+        case overlay, primary, cursor
+    }
+
     public let id: DRMPlaneID
     public let possibleCRTCs: [DRMCRTCID]
     public let currentCRTC: DRMCRTCID?
-    public let isPrimary: Bool
+    public let kind: Kind
+    /// The fourcc codes of the formats it scans out (`DRM_FORMAT_*`, drm_fourcc.h).
+    public let formats: [UInt32]
     public let properties: [DRMProperty]
+
+    public var isPrimary: Bool { kind == .primary }
+
+    public func property(named name: String) -> DRMProperty? { properties.first { $0.name == name } }
+
+    /// Its `zpos` (the kernel's stacking of the CRTC's planes, higher in front), when the driver has one.
+    public var zpos: UInt64? { property(named: "zpos")?.value }
+
+    public init(
+        id: DRMPlaneID, possibleCRTCs: [DRMCRTCID], currentCRTC: DRMCRTCID?, kind: Kind, formats: [UInt32],
+        properties: [DRMProperty]
+    ) {
+        self.id = id
+        self.possibleCRTCs = possibleCRTCs
+        self.currentCRTC = currentCRTC
+        self.kind = kind
+        self.formats = formats
+        self.properties = properties
+    }
+}
+
+/// The two formats the kiosk draws (drm_fourcc.h; little-endian words, as `shim.h` asserts).
+public enum DRMFormat {
+    /// `DRM_FORMAT_XRGB8888`: opaque.
+    public static let xrgb8888 = kiosk_drm_format_xrgb8888()
+    /// `DRM_FORMAT_ARGB8888`: with alpha, premultiplied under the plane's default `pixel blend mode`.
+    public static let argb8888 = kiosk_drm_format_argb8888()
 }

@@ -11,7 +11,7 @@ public final class DRMDumbBuffer {
     public let size: Int
     public let handle: UInt32
     public let framebuffer: DRMFramebufferID
-    /// The mapped pixels (XRGB8888). Scanout memory may be write-combined: write it, never read it.
+    /// The mapped pixels (32-bit words of its framebuffer's format). Scanout memory may be write-combined: write it, never read it.
     public let pixels: UnsafeMutableRawPointer
     private var released = false
 
@@ -43,9 +43,10 @@ public final class DRMDumbBuffer {
 }
 
 extension DRMDevice {
-    /// Allocates an XRGB8888 dumb buffer, maps it and puts a framebuffer on it. Calls
-    /// `drmModeCreateDumbBuffer`, `drmModeAddFB2`, `drmModeMapDumbBuffer` and `mmap`. Undone on failure.
-    public func createDumbBuffer(width: Int, height: Int) throws(DRMError) -> DRMDumbBuffer {
+    /// Allocates a dumb buffer of 32-bit pixels, maps it and puts a framebuffer of `format` on it (XRGB8888
+    /// or ARGB8888, `DRMFormat`), zeroed (black, or transparent). Calls `drmModeCreateDumbBuffer`,
+    /// `drmModeAddFB2`, `drmModeMapDumbBuffer` and `mmap`. Undone on failure.
+    public func createDumbBuffer(width: Int, height: Int, format: UInt32 = DRMFormat.xrgb8888) throws(DRMError) -> DRMDumbBuffer {
         var handle: UInt32 = 0, pitch: UInt32 = 0
         var size: UInt64 = 0
         try drmCheck(
@@ -59,7 +60,7 @@ extension DRMDevice {
             withUnsafeMutablePointer(to: &pitches) { p in
                 withUnsafeMutablePointer(to: &offsets) { o in
                     drmModeAddFB2(
-                        fileDescriptor, UInt32(width), UInt32(height), kiosk_drm_format_xrgb8888(),
+                        fileDescriptor, UInt32(width), UInt32(height), format,
                         UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
                         UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
                         UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self), &framebuffer, 0)
@@ -81,7 +82,7 @@ extension DRMDevice {
             drmModeDestroyDumbBuffer(fileDescriptor, handle)
             throw DRMError(operation: mapped == 0 ? "mmap" : "drmModeMapDumbBuffer", errno: code, detail: "\(width)x\(height)")
         }
-        // Start black rather than with whatever the memory held.
+        // Start black (transparent) rather than with whatever the memory held.
         memset(pixels, 0, Int(size))
         return DRMDumbBuffer(
             device: self, width: width, height: height, pitch: Int(pitch), size: Int(size), handle: handle,

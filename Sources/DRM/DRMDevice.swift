@@ -58,6 +58,16 @@ public final class DRMDevice {
         return drmGetCap(fileDescriptor, kiosk_drm_cap_dumb_prefer_shadow(), &value) != 0 || value != 0
     }
 
+    /// The size a cursor plane's buffer must have (`drmGetCap(DRM_CAP_CURSOR_WIDTH)` and `_HEIGHT`); 64x64,
+    /// the kernel's default, when the driver does not say.
+    public var cursorSize: (width: Int, height: Int) {
+        var width: UInt64 = 0, height: UInt64 = 0
+        let known =
+            drmGetCap(fileDescriptor, kiosk_drm_cap_cursor_width(), &width) == 0
+            && drmGetCap(fileDescriptor, kiosk_drm_cap_cursor_height(), &height) == 0 && width > 0 && height > 0
+        return known ? (Int(width), Int(height)) : (64, 64)
+    }
+
     /// Asks for universal planes and atomic modesetting; false when the driver has no atomic support.
     /// Calls `drmSetClientCap(DRM_CLIENT_CAP_UNIVERSAL_PLANES)` and `(DRM_CLIENT_CAP_ATOMIC)`.
     public func enableAtomic() -> Bool {
@@ -147,7 +157,10 @@ public final class DRMDevice {
                     id: DRMPlaneID(rawValue: id),
                     possibleCRTCs: crtcs.enumerated().filter { mask & (1 << UInt32($0.offset)) != 0 }.map(\.element),
                     currentCRTC: plane.pointee.crtc_id == 0 ? nil : DRMCRTCID(rawValue: plane.pointee.crtc_id),
-                    isPrimary: type == UInt64(kiosk_drm_plane_type_primary()), properties: properties))
+                    kind: type == UInt64(kiosk_drm_plane_type_primary())
+                        ? .primary : type == UInt64(kiosk_drm_plane_type_cursor()) ? .cursor : .overlay,
+                    formats: Array(UnsafeBufferPointer(start: plane.pointee.formats, count: Int(plane.pointee.count_formats))),
+                    properties: properties))
         }
         return planes
     }

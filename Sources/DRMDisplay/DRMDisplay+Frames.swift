@@ -3,7 +3,7 @@ import Dispatch
 import KioskKit
 
 extension DRMDisplay {
-    private func output(for screen: Screen) -> Output? { outputs.values.first { $0.name == screen.name } }
+    func output(for screen: Screen) -> Output? { outputs.values.first { $0.name == screen.name } }
 
     public func nextBuffer(for screen: Screen) -> FrameBuffer? {
         guard !isPaused, let output = output(for: screen), !output.flipPending else { return nil }
@@ -13,20 +13,36 @@ extension DRMDisplay {
     }
 
     public func present(_ buffer: FrameBuffer, for screen: Screen, damage: Region) {
-        guard let output = output(for: screen), let index = output.bitmaps.firstIndex(where: { $0 === buffer.bitmap }) else { return }
-        output.frameNumber += 1
-        output.lastPresented[index] = output.frameNumber
-        output.pending = index
+        present(buffer, for: screen, damage: damage, planes: [])
+    }
+
+    /// Shows the frame in `buffer` (nil: the primary plane keeps its frame) and `planes` on their planes,
+    /// in one atomic commit (`DRMDisplay+Planes.swift`); a plane that showed a layer and is not among them
+    /// is turned off in it.
+    public func present(_ buffer: FrameBuffer?, for screen: Screen, damage: Region, planes: [PlaneLayer]) {
+        guard let output = output(for: screen) else { return }
+        var index: Int?
+        if let buffer {
+            guard let shown = output.bitmaps.firstIndex(where: { $0 === buffer.bitmap }) else { return }
+            index = shown
+            output.frameNumber += 1
+            output.lastPresented[shown] = output.frameNumber
+            output.pending = shown
+        }
         do {
-            if !output.isShown {
+            if let index, !output.isShown {
                 return try showFirstFrame(output, buffer: index, on: screen)
             }
             if usesAtomic, let plane = output.primaryPlane {
                 let request = DRMAtomicRequest()
-                try set(request, plane: plane, "FB_ID", UInt64(output.buffers[index].framebuffer.rawValue))
+                if let index { try set(request, plane: plane, "FB_ID", UInt64(output.buffers[index].framebuffer.rawValue)) }
+                let shown = try set(request, planes: planes, of: output, testOnly: false)
                 try device.commit(request, flags: [.nonblocking, .pageFlipEvent])
-            } else {
+                output.planesShown(shown, layers: planes, log: log)
+            } else if let index {
                 try device.pageFlip(output.crtc, to: output.buffers[index].framebuffer)
+            } else {
+                return
             }
         } catch {
             // Lost master (a session switch) or a driver hiccup: no event will come; let the next frame
@@ -120,8 +136,20 @@ final class Output {
         bitmaps = buffers.map { Bitmap(wrapping: $0.pixels, width: $0.width, height: $0.height, stride: $0.pitch, format: .xrgb8888) }
     }
 
+    /// What this output's overlay and cursor planes are given (`DRMDisplay+Planes.swift`): the planes the
+    /// compositor may use, their buffers, and what has been logged about them.
+    var displayPlanes: [DisplayPlane] = []
+    var planeBuffers: [UInt32: PlaneBuffers] = [:]
+    /// The planes showing a layer now.
+    var planesInUse: Set<UInt32> = []
+    /// Buffers a plane showed before it got new ones of another size: freed once a commit replaced them.
+    var retiredPlaneBuffers: [PlaneBuffers] = []
+    var planeNotes: Set<String> = []
+
     func release() {
         flipTimeout?.cancel()
         for buffer in buffers { buffer.release() }
+        for planes in planeBuffers.values { planes.release() }
+        for planes in retiredPlaneBuffers { planes.release() }
     }
 }

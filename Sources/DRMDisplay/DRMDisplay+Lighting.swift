@@ -70,6 +70,7 @@ extension DRMDisplay {
             setNeedsFullRepaint(of: old)
             old.release()
         }
+        describePlanes(of: output)
         outputs[id] = output
         let how =
             launch ? ", showing the launch screen" : showsNow ? "" : ", showing what it showed until the first frame"
@@ -94,7 +95,9 @@ extension DRMDisplay {
     func turnOff(_ id: DRMConnectorID) {
         guard let output = outputs.removeValue(forKey: id) else { return }
         do {
-            try switchOff(connector: id, crtc: output.crtc, plane: output.primaryPlane)
+            try switchOff(
+                connector: id, crtc: output.crtc, plane: output.primaryPlane,
+                planesInUse: output.planesInUse.map { DRMPlaneID(rawValue: $0) })
         } catch {
             // A connector that vanished may refuse; its CRTC is reused or restored later anyway.
             log.warning("\(output.name): turning off \(output.crtc) failed: \(error)")
@@ -105,9 +108,10 @@ extension DRMDisplay {
         log.info("\(output.name): off, \(output.crtc) released")
     }
 
-    /// Turns `crtc` off: with `plane` on the atomic path, the connector and the plane taken off it in the
-    /// same commit; else (legacy, or no plane known) `SetCrtc` with no framebuffer.
-    private func switchOff(connector: DRMConnectorID, crtc: DRMCRTCID, plane: DRMPlaneID?) throws(DRMError) {
+    /// Turns `crtc` off: with `plane` on the atomic path, the connector and the plane (and the overlay and
+    /// cursor planes in use) taken off it in the same commit; else (legacy, or no plane known) `SetCrtc` with no framebuffer.
+    private func switchOff(connector: DRMConnectorID, crtc: DRMCRTCID, plane: DRMPlaneID?, planesInUse: [DRMPlaneID] = []) throws(DRMError)
+    {
         guard usesAtomic, let plane else {
             return try device.setCRTC(crtc, framebuffer: nil, connectors: [], mode: nil)
         }
@@ -117,6 +121,10 @@ extension DRMDisplay {
         try set(request, crtc: crtc, "MODE_ID", 0)
         try set(request, plane: plane, "FB_ID", 0)
         try set(request, plane: plane, "CRTC_ID", 0)
+        for other in planesInUse {
+            try set(request, plane: other, "FB_ID", 0)
+            try set(request, plane: other, "CRTC_ID", 0)
+        }
         try device.commit(request, flags: [.allowModeset])
     }
 

@@ -154,6 +154,10 @@ public final class KioskRuntime {
             self.reached(.firstFrame)
             self.service.ready(status: self.statusLine())
         }
+        compositor.planesObserver = { [weak self] screen, vblank in
+            guard let self else { return }
+            self.trace?.recordPlanes(on: screen, planes: compositor.planesInUse(on: screen), flip: vblank ?? application.clock.now)
+        }
         compositor.presentationObserver = { [weak self] screen, vblank in
             guard let self else { return }
             self.trace?.recordFrame(

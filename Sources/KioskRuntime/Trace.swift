@@ -226,6 +226,16 @@ final class Trace: AnimationObserver {
             ]))
     }
 
+    /// `planes`: only what planes show changed (a cursor on its plane moved), with no frame composed: the
+    /// planes in use after it, by id and kind (not where: a pointer's place over a PIN pad would spell the PIN).
+    func recordPlanes(on screen: Screen, planes: [DisplayPlane], flip: TimeInterval) {
+        write(
+            JSONLine([
+                ("event", .string("planes")), ("screen", .string(screen.name)), ("flip", .raw(flip.formatted(places: 6))),
+                ("planes", .raw("[" + planes.map { JSONLine.quote("\($0.kind.rawValue) \($0.id)") }.joined(separator: ",") + "]")),
+            ]))
+    }
+
     /// `animation.begin`: an animation block started; `properties` as `view: property` pairs; `at`, when (the
     /// animation clock, CLOCK_MONOTONIC seconds: the frames' `flip` and `tick` are on the same clock).
     func animationDidBegin(views: [View], properties: [String], duration: TimeInterval) {

@@ -112,6 +112,11 @@ public final class Compositor: WindowChangeObserver {
         states[ObjectIdentifier(screen)]?.lastFrameStart
     }
 
+    /// The planes showing a layer on `screen` (`View.planePreference`), back to front.
+    public func planesInUse(on screen: Screen) -> [DisplayPlane] {
+        (states[ObjectIdentifier(screen)]?.planeContents.values.map(\.plane) ?? []).sorted { ($0.zOrder, $0.id) < ($1.zOrder, $1.id) }
+    }
+
     /// Whether a frame is waiting for `framePresented(on:)`.
     public func isFrameInFlight(on screen: Screen) -> Bool { states[ObjectIdentifier(screen)]?.inFlight ?? false }
 

@@ -213,6 +213,63 @@ def check_the_tablet_is_a_mouse(guest):
     wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "cursor"], "the cursor hiding", timeout=15)
 
 
+def cursor_plane_positions(guest):
+    """The CRTC position of every plane of card0 that shows a framebuffer, from the kernel's atomic state
+    (debugfs): {plane id: (x, y, width, height)}."""
+    state = guest.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
+                      "cat /sys/kernel/debug/dri/0/state", timeout=20).check().stdout
+    planes, current = {}, None
+    for line in state.splitlines():
+        header = re.match(r"plane\[(\d+)\]", line)
+        if header:
+            current = int(header.group(1))
+            continue
+        shown = re.search(r"crtc-pos=(\d+)x(\d+)([+-]\d+)([+-]\d+)", line)
+        if current is not None and shown:
+            width, height, x, y = (int(v) for v in shown.groups())
+            if width and height:
+                planes[current] = (x, y, width, height)
+    return planes
+
+
+def check_the_cursor_moves_on_its_plane_composing_nothing(guest):
+    # virtio-gpu's cursor plane (64x64): the cursor is scanned out from its own buffer, so moving the mouse
+    # composes no frame; the kernel's plane state follows the pointer.
+    start(guest)
+    # Somewhere the tablet is not yet (an earlier check may have left it at a place): a motion to report.
+    move_tablet(guest, 600, 330)
+    move_tablet(guest, 640, 362)
+    found = kiosk["process"].wait_for_output(r"Virtual-1: a 64x64 layer on cursor plane (\d+), composing nothing for it",
+                                             timeout=30, stderr=True)
+    plane = int(found.group(1))
+    log = kiosk["process"].stderr_so_far()
+    expect("planes for layers on" in log and f"cursor plane {plane} (64x64)" in log, log[-1500:])
+    trace = events()
+    frames_before = len([e for e in trace if e["event"] == "frame"])
+    planes_before = len([e for e in trace if e["event"] == "planes"])
+    started = time.monotonic()
+    for step in range(1, 11):
+        move_tablet(guest, 640 + step * 20, 362 + step * 10)
+        time.sleep(0.1)
+    wait_for(lambda: len(events("planes")) > planes_before, "a planes line")
+    # The last move lands: the cursor window is centred on the pointer (16x16), its plane's buffer is 64x64.
+    wait_until(lambda: cursor_plane_positions(guest).get(plane) == (840 - 8, 462 - 8, 64, 64), "the cursor plane at the pointer",
+               timeout=20, context=lambda: f"planes: {cursor_plane_positions(guest)}")
+    elapsed = time.monotonic() - started
+    trace = events()
+    frames = [e for e in trace if e["event"] == "frame"][frames_before:]
+    moves = [e for e in trace if e["event"] == "planes"][planes_before:]
+    # The demo's clock still ticks (a frame a second); a composed cursor would add a frame per move (ten).
+    expect(len(frames) <= int(elapsed) + 2, f"{len(frames)} frames in {elapsed:.1f} s of cursor moves: {frames[-4:]}")
+    expect(moves and all(f"cursor {plane}" in e["planes"] for e in moves), moves[-3:])
+
+
+def move_tablet(guest, x, y):
+    """QEMU's virtio tablet to (x, y) of Virtual-1 (1280x800): absolute axes 0..32767."""
+    guest.qmp("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": int(x / 1280 * 32767)}},
+                                          {"type": "abs", "data": {"axis": "y", "value": int(y / 800 * 32767)}}])
+
+
 # A touchscreen a kernel driver got wrong (ABS_X's minimum equal to its maximum), made through uinput by the
 # guest's Python: libinput refuses it with a "kernel bug" line of its own, at its error priority. It goes
 # once `done` exists.
