@@ -66,7 +66,11 @@ extension DRMDisplay {
         log.info("\(output.name): the app's first frame is on \(output.crtc)")
         output.flipPending = true
         DispatchQueue.main.async {
-            MainActor.assumeIsolated { self.completeFlip(output) }
+            MainActor.assumeIsolated {
+                self.completeFlip(output)
+                // Its planes are offered from now on (`planes(for:)`): views that asked for one move there.
+                if !output.displayPlanes.isEmpty { self.compositor?.setNeedsPlaneAssignment(screen) }
+            }
         }
     }
 

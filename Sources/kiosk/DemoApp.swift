@@ -47,6 +47,8 @@ public final class DemoApp: ApplicationDelegate {
     let opensForm: Bool
     /// `[app-settings] launch-animation` (default true): whether the launch alert fades in.
     let animatesLaunch: Bool
+    /// `logo-on-plane`: the logo asks for an overlay plane (what a video or a static layer would do).
+    let logoOnPlane: Bool
     private var detailWindow: Window?
     private var formWindow: Window?
 
@@ -57,6 +59,9 @@ public final class DemoApp: ApplicationDelegate {
         AppSetting("list-offset", .number, help: "How far (points) the list starts scrolled."),
         AppSetting("open-form", .boolean, help: "Start with the form open."),
         AppSetting("launch-animation", .boolean, help: "Fade the welcome alert in (false: shown at once); default: true."),
+        AppSetting(
+            "logo-on-plane", .boolean,
+            help: "Show the logo on an overlay plane where the display has one (View.planePreference); default: false."),
     ]
 
     /// `configuration` has been checked against `settings` (a value of another type never gets here: the
@@ -66,6 +71,7 @@ public final class DemoApp: ApplicationDelegate {
         listOffset = configuration.appSettings["list-offset"]?.number ?? 0
         opensForm = configuration.appSettings["open-form"]?.boolean ?? false
         animatesLaunch = configuration.appSettings["launch-animation"]?.boolean ?? true
+        logoOnPlane = configuration.appSettings["logo-on-plane"]?.boolean ?? false
     }
 
     public func applicationDidFinishLaunching(_ application: Application) {
@@ -81,6 +87,12 @@ public final class DemoApp: ApplicationDelegate {
         content.onSelectProduct = { [weak self] number in self?.showDetail(of: number) }
         content.onForm = { [weak self] in self?.showForm() }
         content.initialListOffset = listOffset
+        if logoOnPlane {
+            // On the window's colour, so the plane's buffer is opaque (an overlay without alpha blending,
+            // as a video's): the same pixels as the logo composed over the window.
+            content.logo.backgroundColor = main.backgroundColor
+            content.logo.planePreference = .overlay
+        }
         main.rootViewController = content
         counterLabel = content.counter
         main.makeKeyAndVisible()

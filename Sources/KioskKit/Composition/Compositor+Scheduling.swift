@@ -163,6 +163,13 @@ extension Compositor {
         scheduleFrame(for: screen)
     }
 
+    /// The planes `screen`'s output offers changed (its display came on screen, a plane was freed): the
+    /// next frame proposes them again, and comes now, though nothing else changed.
+    public func setNeedsPlaneAssignment(_ screen: Screen) {
+        state(for: screen).planeTest = nil
+        scheduleFrame(for: screen)
+    }
+
     /// Composes `screen` now, bringing every view's cache and placement up to date, but painting only
     /// `damage` (logical pixels), whatever really changed: the "lying damage" check of wlroots and weston,
     /// which proves that nothing outside the damage is ever touched.

@@ -6,17 +6,26 @@ primary, 8 overlay and a cursor plane and a writeback connector, with no zpos, r
 it refuses the display and the writeback connector on one CRTC; a frame of primary, overlay and cursor read back
 through writeback (guest/drmplanes) equals, pixel for pixel, the composition computed here (drm.compose_planes:
 premultiplied ARGB over XRGB in vkms's own 16-bit arithmetic); the cursor moved (CRTC_X/Y, clipped at the edges
-too) reads back moved."""
+too) reads back moved. The kiosk on the vkms card puts the demo's logo (`[app-settings] logo-on-plane`) on an
+overlay plane and its cursor on the cursor plane: vkms's own CRC of the frame it composes (debugfs) equals the
+CRC of the kiosk's screenshot, which equals the headless rendering; the cursor plane follows the tablet with no
+frames composed. (vkms 6.1 cannot write back the CRTC a display connector is on, so the kiosk's frames are
+checked by vkms's CRC, which it computes over the same 16-bit line buffer it writes back.)"""
 
 import json
 import re
+import time
+import zlib
 from pathlib import Path
 
 from kioskvm import Guest, drm, image
+from kioskvm.measure import avoid_the_minute
 from kioskvm.scenario import expect, note
+from scenarios_support import (KIOSK, mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, trace_events,
+                               wait_for_frames, wait_until)
 
 # virtio-gpu's one head is card0 (Virtual-1): vkms comes after it.
-GUEST = dict(heads=1)
+GUEST = dict(heads=1, devices=["virtio-tablet-pci"])
 TIMEOUT = 480
 
 MODPROBE = "modprobe vkms enable_cursor=1 enable_overlay=1 enable_writeback=1"
@@ -189,6 +198,89 @@ def check_the_cursor_moved_reads_back_moved(guest):
         expect(not shown.compare(before), f"the cursor at {x},{y} reads back as where it was before")
         before = shown
     note(f"the cursor at {'; '.join(f'{x},{y}' for x, y in MOVES)} (CRTC_X/Y as set) read back as composed here")
+
+
+def vkms_crc(frame: image.Image) -> int:
+    """The CRC vkms computes of a composed frame (vkms_composer.c's blend): the kernel's crc32_le, seeded 0,
+    over each row of its 16-bit ARGB line buffer (a, r, g, b as u16, little-endian; an opaque 8-bit value v
+    is v * 257), which zlib's CRC-32 is with its inversions undone."""
+    rows = bytearray()
+    for i in range(0, len(frame.pixels), 3):
+        r, g, b = frame.pixels[i:i + 3]
+        rows += b"\xff\xff" + bytes((r, r, g, g, b, b))
+    return ~zlib.crc32(bytes(rows), 0xFFFFFFFF) & 0xFFFFFFFF
+
+
+def plane_positions(guest, card):
+    """{plane id: (x, y, width, height)} of the planes of `card` that show a framebuffer (debugfs)."""
+    state = guest.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
+                      f"cat /sys/kernel/debug/dri/{card}/state", timeout=20).check().stdout
+    planes, current = {}, None
+    for line in state.splitlines():
+        header = re.match(r"plane\[(\d+)\]", line)
+        if header:
+            current = int(header.group(1))
+        shown = re.search(r"crtc-pos=(\d+)x(\d+)([+-]\d+)([+-]\d+)", line)
+        if current is not None and shown and shown.group(1) != "0":
+            width, height, x, y = (int(v) for v in shown.groups())
+            planes[current] = (x, y, width, height)
+    return planes
+
+
+def check_the_kiosk_shows_its_logo_and_cursor_on_vkms_planes(guest):
+    # The kiosk on the vkms card: the demo's logo (`logo-on-plane`) on an overlay plane, the cursor on the
+    # cursor plane. vkms composes the planes itself (its CRC of the frame, debugfs), and that equals the CRC
+    # of the kiosk's own screenshot (the composed frame with the planes over it), which equals the headless
+    # rendering of the same scene; moving the tablet moves the cursor plane and composes nothing.
+    if "frame" in state:
+        state.pop("frame").stop()           # drmplanes is the card's master
+    load_vkms(guest)
+    card = re.search(r"card(\d+)", guest.run(f"readlink -f {VKMS}", timeout=20).check().stdout).group(1)
+    config = Path(guest.job_dir) / "vkms-kiosk.toml"
+    settings = "[app-settings]\nlogo-on-plane = true\nlaunch-animation = false\n"
+    config.write_text(settings)
+    process, trace = run_kiosk(guest, f"--backend drm --drm-device {VKMS} --cursor auto --config {guest.guest_path(config)}")
+    try:
+        wait_for_frames(trace, ["Virtual-2"])
+        found = process.wait_for_output(r"Virtual-2: a 96x96 layer on overlay plane (\d+), composing nothing for it", timeout=30, stderr=True)
+        overlay = int(found.group(1))
+        log = process.stderr_so_far()
+        sized = re.search(r"Virtual-2: planes for layers on .*overlay plane \d+.*cursor plane \d+ \((\d+)x(\d+)\)", log)
+        expect(sized, log[-1500:])
+        cursor_size = (int(sized.group(1)), int(sized.group(2)))     # the driver's cursor cap: 512x512 on vkms
+        # The logo's frame in the demo: (width / 2 - 48, 210), 96x96.
+        planes = plane_positions(guest, card)
+        expect(planes.get(overlay) == (MODE[0] // 2 - 48, 210, 96, 96), f"overlay plane {overlay}: {planes}")
+        # The hardware's composition against the kiosk's screenshot, both in one minute of the status clock.
+        avoid_the_minute(guest, 20)
+        crc_dir = f"/sys/kernel/debug/dri/{card}/crtc-0/crc"
+        crcs = guest.run(f"echo auto > {crc_dir}/control && timeout 20 head -n 4 {crc_dir}/data", timeout=40).check().stdout.split()
+        shot = Path(guest.job_dir) / "vkms-screenshot.png"
+        guest.run(f"{KIOSK} screenshot --screen Virtual-2 {guest.guest_path(shot)}", timeout=60).check()
+        taken = image.load(shot)
+        expect(taken.size == MODE, f"screenshot {taken.size}")
+        expected = vkms_crc(taken)
+        composed = {int(v, 16) for v in crcs[1::2]}
+        expect(composed == {expected}, f"vkms composed CRC {sorted(hex(c) for c in composed)}, the screenshot's {expected:#010x}")
+        connector = next(c for c in screens_json(guest) if c["name"] == "Virtual-2")
+        spelled = mode_spelling(connector, *MODE)
+        same_pixels(taken, reference([("Virtual-2", spelled)], config=settings)["Virtual-2"])
+        # The cursor: on its plane at the pointer, moves composing nothing.
+        frames = len(trace_events(trace, "frame"))
+        for step in range(6):
+            x, y = 300 + step * 40, 400 + step * 20
+            guest.qmp("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": int(x / MODE[0] * 32767)}},
+                                                  {"type": "abs", "data": {"axis": "y", "value": int(y / MODE[1] * 32767)}}])
+            time.sleep(0.1)
+        cursor = int(process.wait_for_output(rf"Virtual-2: a {cursor_size[0]}x{cursor_size[1]} layer on cursor plane (\d+)",
+                                             timeout=30, stderr=True).group(1))
+        wait_until(lambda: plane_positions(guest, card).get(cursor) == (500 - 8, 500 - 8, *cursor_size), "the cursor plane at the pointer",
+                   timeout=20, context=lambda: f"planes: {plane_positions(guest, card)}")
+        moved = trace_events(trace, "planes")
+        expect(moved and all(f"cursor {cursor}" in e["planes"] and f"overlay {overlay}" in e["planes"] for e in moved), moved[-3:])
+        expect(len(trace_events(trace, "frame")) - frames <= 3, f"{len(trace_events(trace, 'frame')) - frames} frames for 6 cursor moves")
+    finally:
+        stop(process)
 
 
 def check_vkms_alone_is_card0(guest):
