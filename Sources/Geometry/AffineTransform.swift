@@ -20,7 +20,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     public var tx: Double
     public var ty: Double
 
-    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+    @inlinable public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a
         self.b = b
         self.c = c
@@ -32,12 +32,12 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     /// `CGAffineTransform(translationX:y:)`.
-    public init(translationX tx: Double, y ty: Double) {
+    @inlinable public init(translationX tx: Double, y ty: Double) {
         self.init(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)
     }
 
     /// `CGAffineTransform(scaleX:y:)`.
-    public init(scaleX sx: Double, y sy: Double) {
+    @inlinable public init(scaleX sx: Double, y sy: Double) {
         self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)
     }
 
@@ -48,13 +48,14 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
         self.init(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
     }
 
-    public var isIdentity: Bool { self == .identity }
+    /// Compared entry by entry, which inlines into the caller, rather than through the synthesized `==`.
+    @inlinable public var isIdentity: Bool { a == 1 && b == 0 && c == 0 && d == 1 && tx == 0 && ty == 0 }
 
     /// True when the transform only moves points (no scale, rotation or shear).
-    public var isTranslation: Bool { a == 1 && b == 0 && c == 0 && d == 1 }
+    @inlinable public var isTranslation: Bool { a == 1 && b == 0 && c == 0 && d == 1 }
 
     /// `t1.concatenating(t2)`: first `self`, then `other` (as `CGAffineTransform.concatenating`).
-    public func concatenating(_ other: AffineTransform) -> AffineTransform {
+    @inlinable public func concatenating(_ other: AffineTransform) -> AffineTransform {
         AffineTransform(
             a: a * other.a + b * other.c, b: a * other.b + b * other.d,
             c: c * other.a + d * other.c, d: c * other.b + d * other.d,
@@ -62,12 +63,12 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A translation applied before this transform (as `CGAffineTransform.translatedBy(x:y:)`).
-    public func translatedBy(x: Double, y: Double) -> AffineTransform {
+    @inlinable public func translatedBy(x: Double, y: Double) -> AffineTransform {
         AffineTransform(translationX: x, y: y).concatenating(self)
     }
 
     /// A scale applied before this transform (as `CGAffineTransform.scaledBy(x:y:)`).
-    public func scaledBy(x: Double, y: Double) -> AffineTransform {
+    @inlinable public func scaledBy(x: Double, y: Double) -> AffineTransform {
         AffineTransform(scaleX: x, y: y).concatenating(self)
     }
 
@@ -77,10 +78,10 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The determinant `a·d − b·c`: zero for a transform that flattens the plane.
-    public var determinant: Double { a * d - b * c }
+    @inlinable public var determinant: Double { a * d - b * c }
 
     /// The inverse, or the transform itself when it cannot be inverted (as `CGAffineTransform.inverted()`).
-    public func inverted() -> AffineTransform {
+    @inlinable public func inverted() -> AffineTransform {
         let det = determinant
         guard det != 0, det.isFinite else { return self }
         return AffineTransform(
@@ -141,7 +142,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
 extension Point {
     /// The point mapped by `transform` (as `CGPoint.applying`).
-    public func applying(_ t: AffineTransform) -> Point {
+    @inlinable public func applying(_ t: AffineTransform) -> Point {
         Point(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
     }
 }

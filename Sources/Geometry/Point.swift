@@ -1,16 +1,20 @@
 /// A location in a two-dimensional coordinate system whose y axis points down, in points (as UIKit's `CGPoint`).
+///
+/// The small members of `Point`, `Size`, `Rect` and `AffineTransform` are `@inlinable`: hit testing runs
+/// them for every window and view under a finger, and a call into this module for each cost more than
+/// the arithmetic (Benchmarks/README.md).
 public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
 
-    public init(x: Double, y: Double) {
+    @inlinable public init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
     public static let zero = Point(x: 0, y: 0)
 
-    public func offsetBy(dx: Double, dy: Double) -> Point { Point(x: x + dx, y: y + dy) }
+    @inlinable public func offsetBy(dx: Double, dy: Double) -> Point { Point(x: x + dx, y: y + dy) }
 
     public var description: String { "(\(formatted(x)), \(formatted(y)))" }
 }
@@ -20,7 +24,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var width: Double
     public var height: Double
 
-    public init(width: Double, height: Double) {
+    @inlinable public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
