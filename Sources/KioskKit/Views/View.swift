@@ -42,6 +42,7 @@ open class View: Responder {
             guard bounds != oldValue else { return }
             Animator.record(self, .bounds, from: .rect(oldValue), to: .rect(bounds))
             if bounds.size != oldValue.size {
+                invalidateSuperviewHitTestIndex()
                 setNeedsLayout()
                 setNeedsDisplay()
                 resizeSubviews(from: oldValue.size)
@@ -54,6 +55,7 @@ open class View: Responder {
     @exclusivity(unchecked) open var center: Point = .zero {
         didSet {
             guard center != oldValue else { return }
+            invalidateSuperviewHitTestIndex()
             Animator.record(self, .center, from: .point(oldValue), to: .point(center))
             subtreeDidChange()
         }
@@ -66,6 +68,7 @@ open class View: Responder {
         didSet {
             guard transform != oldValue else { return }
             hasTransform = !transform.isIdentity
+            invalidateSuperviewHitTestIndex()
             Animator.record(self, .transform, from: .transform(oldValue), to: .transform(transform))
             subtreeDidChange()
         }
@@ -90,7 +93,9 @@ open class View: Responder {
     // MARK: Tree
 
     public private(set) weak var superview: View?
-    @exclusivity(unchecked) public private(set) var subviews: [View] = []
+    @exclusivity(unchecked) public private(set) var subviews: [View] = [] {
+        didSet { hitTestIndex = nil }
+    }
     /// The view controller whose root view this is.
     weak var owningViewController: ViewController?
 
@@ -454,19 +459,20 @@ open class View: Responder {
         guard !isHidden, isUserInteractionEnabled, alpha >= 0.01, interactionBlockingAnimations == 0,
             self.point(inside: point, with: event)
         else { return nil }
-        for subview in subviews.reversed() {
-            // Straight into the subview's coordinates, not through the window: this runs for every view
-            // under the finger.
-            if let hit = subview.hitTest(subview.convertFromSuperview(point), with: event) { return hit }
-        }
-        return self
+        return hitTestSubviews(point, with: event) ?? self
     }
+
+    /// The grid of the subviews' frames `hitTestSubviews` goes through (View+HitTesting.swift); nil until a
+    /// hit test needs it, and after any change to it.
+    @exclusivity(unchecked) var hitTestIndex: HitTestIndex?
 
     /// `point` from the superview's coordinates (a window's: the screen's) into this view's; without a
     /// transform a translation, with no matrix to invert (hit tests run it for every view they visit).
     @inline(__always) func convertFromSuperview(_ point: Point) -> Point {
         guard !hasTransform else { return point.applying(transformToSuperview.inverted()) }
-        let size = bounds.size, center = self.center, origin = bounds.origin
+        // `bounds` read once: it is an open property, so each read is a call.
+        let bounds = self.bounds, center = self.center
+        let size = bounds.size, origin = bounds.origin
         return Point(x: point.x - center.x + size.width / 2 + origin.x, y: point.y - center.y + size.height / 2 + origin.y)
     }
 

@@ -1,0 +1,165 @@
+/// A grid over a view's subviews' frames, for `View.hitTestSubviews`: each cell lists, back to front, the
+/// subviews whose box (`View.hitTestBox`) overlaps it, and one list holds those to ask for every point (no
+/// box, or a box over much of the grid). Made when a hit test first needs it, dropped when a subview's
+/// geometry or the list of subviews changes (`invalidateSuperviewHitTestIndex`, `View.subviews`).
+///
+/// Its tables are plain memory, read without the bounds checks and retains of Swift arrays: a query runs
+/// for every window a touch passes through. It holds the subviews it was made from (`views`), so a subview
+/// that an override's `hitTest` removes during a query is still there to be asked, as in the plain walk,
+/// which walks a copy of the list.
+final class HitTestIndex {
+    /// Fewer subviews than this are walked one by one: the grid would cost more than it saves.
+    static let minimumSubviews = 32
+
+    struct Box {
+        var minX, minY, maxX, maxY: Double
+
+        /// The box of a subview that is asked for every point.
+        static let everywhere = Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+
+        func contains(_ point: Point) -> Bool {
+            point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
+        }
+    }
+
+    /// The subviews the index was made from, in their order.
+    private let views: [View]
+    /// Each subview's box, by its index among the subviews.
+    private let boxes: UnsafeMutableBufferPointer<Box>
+    /// The grid's extent (the union of the gridded boxes) and cells per point on each axis.
+    private let extent: Box
+    private let scaleX: Double, scaleY: Double
+    private let columns: Int, rows: Int
+    /// Cell `c` lists `entries[starts[c]..<starts[c + 1]]`, subview indices in increasing order (back to front).
+    private let starts: UnsafeMutableBufferPointer<Int32>
+    private let entries: UnsafeMutableBufferPointer<Int32>
+    /// Subviews asked for every point, in increasing order.
+    private let everywhere: UnsafeMutableBufferPointer<Int32>
+
+    @MainActor init(_ subviews: [View]) {
+        views = subviews
+        var boxes = [Box](repeating: .everywhere, count: subviews.count)
+        var gridded: [Int] = []
+        var everywhere: [Int32] = []
+        var extent = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        for (index, subview) in subviews.enumerated() {
+            guard let box = subview.hitTestBox else {
+                everywhere.append(Int32(index))
+                continue
+            }
+            boxes[index] = box
+            gridded.append(index)
+            extent = Box(
+                minX: min(extent.minX, box.minX), minY: min(extent.minY, box.minY), maxX: max(extent.maxX, box.maxX),
+                maxY: max(extent.maxY, box.maxY))
+        }
+        // About one cell per gridded subview, shaped like the extent (the margin makes it at least 2 wide).
+        let width = extent.maxX - extent.minX, height = extent.maxY - extent.minY
+        let wanted = Double(max(gridded.count, 1))
+        let columns = gridded.isEmpty ? 1 : min(max(Int((wanted * width / height).squareRoot().rounded()), 1), 1024)
+        let rows = gridded.isEmpty ? 1 : min(max(Int((wanted / Double(columns)).rounded(.up)), 1), 1024)
+        let scaleX = gridded.isEmpty ? 0 : Double(columns) / width
+        let scaleY = gridded.isEmpty ? 0 : Double(rows) / height
+        // A box over more than an eighth of the cells is cheaper to check for every point than to list in them.
+        let largest = max(16, columns * rows / 8)
+        var counts = [Int32](repeating: 0, count: columns * rows)
+        var listed: [(index: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>)] = []
+        listed.reserveCapacity(gridded.count)
+        for index in gridded {
+            let box = boxes[index]
+            let spanX = Self.cells(box.minX...box.maxX, from: extent.minX, scale: scaleX, count: columns)
+            let spanY = Self.cells(box.minY...box.maxY, from: extent.minY, scale: scaleY, count: rows)
+            if spanX.count * spanY.count > largest {
+                everywhere.append(Int32(index))
+                continue
+            }
+            listed.append((index, spanX, spanY))
+            for row in spanY { for column in spanX { counts[row * columns + column] += 1 } }
+        }
+        var starts = [Int32](repeating: 0, count: columns * rows + 1)
+        for cell in 0..<columns * rows { starts[cell + 1] = starts[cell] + counts[cell] }
+        var entries = [Int32](repeating: 0, count: Int(starts[columns * rows]))
+        var next = starts
+        // In increasing subview order, so each cell's list is sorted back to front.
+        for (index, spanX, spanY) in listed {
+            for row in spanY {
+                for column in spanX {
+                    let cell = row * columns + column
+                    entries[Int(next[cell])] = Int32(index)
+                    next[cell] += 1
+                }
+            }
+        }
+        self.columns = columns
+        self.rows = rows
+        self.scaleX = scaleX
+        self.scaleY = scaleY
+        self.extent = extent
+        self.boxes = Self.copy(boxes)
+        self.starts = Self.copy(starts)
+        self.entries = Self.copy(entries)
+        self.everywhere = Self.copy(everywhere.sorted())
+    }
+
+    deinit {
+        boxes.deallocate()
+        starts.deallocate()
+        entries.deallocate()
+        everywhere.deallocate()
+    }
+
+    private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: array.count)
+        _ = buffer.initialize(from: array)
+        return buffer
+    }
+
+    /// The column (or row) of `value`, which lies in the extent: the same rounding for boxes and points,
+    /// and monotonic, so a point inside a box falls in one of the box's cells.
+    private static func cell(_ value: Double, from start: Double, scale: Double, count: Int) -> Int {
+        min(Int(max(value - start, 0) * scale), count &- 1)
+    }
+
+    private static func cells(_ span: ClosedRange<Double>, from start: Double, scale: Double, count: Int) -> ClosedRange<Int> {
+        cell(span.lowerBound, from: start, scale: scale, count: count)...cell(span.upperBound, from: start, scale: scale, count: count)
+    }
+
+    /// The part of `entries` that lists the cell under `point`; empty outside the grid.
+    @inline(__always) private func cellEntries(at point: Point) -> Range<Int> {
+        guard extent.contains(point) else { return 0..<0 }
+        // Wrapping arithmetic: both cells are below 1024, and the overflow checks were a fifth of a query.
+        let cell =
+            Self.cell(point.y, from: extent.minY, scale: scaleY, count: rows) &* columns
+            &+ Self.cell(point.x, from: extent.minX, scale: scaleX, count: columns)
+        return Int(starts[cell])..<Int(starts[cell &+ 1])
+    }
+
+    /// The deepest view under `point` (finite, in the indexed view's coordinates) among its subviews: the
+    /// candidates front to back, each asked by its own `hitTest`.
+    @MainActor func hitTest(_ point: Point, with event: Event?) -> View? {
+        let range = cellEntries(at: point)
+        // The two lists merged from their fronts (highest index first), as the plain walk's order.
+        var inCell = range.upperBound, always = everywhere.count
+        while true {
+            let index: Int
+            if inCell > range.lowerBound, always == 0 || entries[inCell - 1] > everywhere[always - 1] {
+                inCell -= 1
+                index = Int(entries[inCell])
+            } else if always > 0 {
+                always -= 1
+                index = Int(everywhere[always])
+            } else {
+                return nil
+            }
+            guard boxes[index].contains(point) else { continue }
+            let subview = views[index]
+            if let hit = subview.hitTest(subview.convertFromSuperview(point), with: event) { return hit }
+        }
+    }
+
+    /// The subviews `hitTest` would ask for `point`, front to back (for tests).
+    func candidates(at point: Point) -> [Int] {
+        let indices = Array(entries[cellEntries(at: point)]) + Array(everywhere)
+        return indices.map { Int($0) }.sorted(by: >).filter { boxes[$0].contains(point) }
+    }
+}
