@@ -266,21 +266,17 @@ public final class Application: Responder {
         return visibleWindows(on: screen) + Self.stacked(overlays)
     }
 
-    /// The visible windows back to front, kept until the stacking or visibility changes. Strong references
-    /// are fine: the application keeps visible windows alive anyway.
-    private var visibleCache: [Window]?
-
-    var visibleInOrder: [Window] {
-        if let visibleCache { return visibleCache }
-        let visible = windows.filter { !$0.isHidden }
-        visibleCache = visible
-        return visible
-    }
-
     /// A window's level, order or visibility changed, or a window came or went: sort again when next asked.
     func stackingDidChange() {
         sortedWindows = nil
-        visibleCache = nil
+        hitTestingDidChange()
+    }
+
+    /// Which windows a touch may reach changed (stacking, visibility, a window's screen, interaction or
+    /// alpha): each screen's list (`Screen.hitTestWindows`) is made again at its next touch. Dropped now, not
+    /// then: the lists hold their windows strongly, and a hidden window must go when its owner lets it go.
+    func hitTestingDidChange() {
+        for screen in registeredScreens { screen.hitTestWindows = nil }
     }
 
     private var liveWindows: [Window] {

@@ -95,6 +95,7 @@ open class Window: View {
             Application.shared.windowWillMove(self)
             subtreeWillLeave(self)
             assignedScreen = newValue
+            Application.shared.hitTestingDidChange()
             if fillsScreen { adoptScreenBounds() }
             subtreeDidChange(self)
             // The on-screen keyboard follows a first responder in this window to its new screen.
@@ -105,6 +106,7 @@ open class Window: View {
     /// Moves a window off the placeholder screen onto the first real one, without cancelling anything.
     func adopt(screen: Screen) {
         assignedScreen = screen
+        Application.shared.hitTestingDidChange()
         if fillsScreen { adoptScreenBounds() }
         subtreeDidChange(self)
     }
@@ -169,6 +171,15 @@ open class Window: View {
     }
 
     override open var window: Window? { self }
+
+    // A window that takes no touches is left out of its screen's list for hit testing: these change it.
+    override open var isUserInteractionEnabled: Bool {
+        didSet { if isUserInteractionEnabled != oldValue { Application.shared.hitTestingDidChange() } }
+    }
+
+    override open var alpha: Double {
+        didSet { if alpha != oldValue { Application.shared.hitTestingDidChange() } }
+    }
 
     override open var next: Responder? { Application.shared }
 
