@@ -35,6 +35,7 @@ static inline uint32_t kiosk_drm_object_crtc(void) { return DRM_MODE_OBJECT_CRTC
 static inline uint32_t kiosk_drm_object_plane(void) { return DRM_MODE_OBJECT_PLANE; }
 static inline uint32_t kiosk_drm_prop_blob(void) { return DRM_MODE_PROP_BLOB; }
 static inline uint32_t kiosk_drm_prop_enum(void) { return DRM_MODE_PROP_ENUM; }
+static inline uint32_t kiosk_drm_prop_bitmask(void) { return DRM_MODE_PROP_BITMASK; }
 static inline uint32_t kiosk_drm_prop_range(void) { return DRM_MODE_PROP_RANGE; }
 static inline uint32_t kiosk_drm_prop_object(void) { return DRM_MODE_PROP_OBJECT; }
 static inline int kiosk_drm_plane_type_primary(void) { return DRM_PLANE_TYPE_PRIMARY; }

@@ -72,6 +72,8 @@ public struct DRMProperty: Sendable {
     public enum Kind: Sendable {
         case range
         case enumeration([(name: String, value: UInt64)])
+        /// A set of named bits (`DRM_MODE_PROP_BITMASK`: a plane's `rotation`); each case's bit number.
+        case bitmask([(name: String, bit: UInt64)])
         case blob
         case object
         case other

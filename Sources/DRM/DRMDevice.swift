@@ -182,13 +182,15 @@ public final class DRMDevice {
             var nameBytes = p.name
             let name = withUnsafeBytes(of: &nameBytes) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             let kind: DRMProperty.Kind
+            let cases = (0..<Int(p.count_enums)).map { i in
+                var e = p.enums[i]
+                let caseName = withUnsafeBytes(of: &e.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                return (caseName, e.value)
+            }
             if p.flags & kiosk_drm_prop_enum() != 0 {
-                kind = .enumeration(
-                    (0..<Int(p.count_enums)).map { i in
-                        var e = p.enums[i]
-                        let caseName = withUnsafeBytes(of: &e.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                        return (caseName, e.value)
-                    })
+                kind = .enumeration(cases)
+            } else if p.flags & kiosk_drm_prop_bitmask() != 0 {
+                kind = .bitmask(cases)
             } else if p.flags & kiosk_drm_prop_blob() != 0 {
                 kind = .blob
             } else if p.flags & kiosk_drm_prop_range() != 0 {

@@ -45,13 +45,17 @@ extension DRMDisplay {
         try device.commit(request, flags: test.union(.allowModeset))
     }
 
-    /// Paints the launch screen into the output's first buffer, upright in the screen's rotation as the
-    /// configuration or the panel gives it. False when there is none or it cannot be read.
-    func paintLaunchScreen(on output: Output, connector: DRMConnector) -> Bool {
+    /// Paints the launch screen into the output's first buffer, upright in `rotation` (the screen's, or
+    /// normal where the plane turns the frame). False when there is none or it cannot be read.
+    func paintLaunchScreen(on output: Output, rotation: Rotation) -> Bool {
         guard let launchScreen else { return false }
-        let settings = configuration.screen(connector: connector.name, edid: displayIdentities[connector.name].map(Self.match))
-        let rotation = settings.rotation ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
         return launchScreen.paint(into: output.bitmaps[0], rotation: rotation)
+    }
+
+    /// The rotation a connector's screen gets, as the configuration or the panel gives it.
+    func configuredRotation(of connector: DRMConnector) -> Rotation {
+        let settings = configuration.screen(connector: connector.name, edid: displayIdentities[connector.name].map(Self.match))
+        return settings.rotation ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
     }
 
     /// The app's first frame on an output lit without being shown (`light`): the lighting commit with

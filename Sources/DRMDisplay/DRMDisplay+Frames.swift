@@ -35,7 +35,12 @@ extension DRMDisplay {
             }
             if usesAtomic, let plane = output.primaryPlane {
                 let request = DRMAtomicRequest()
-                if let index { try set(request, plane: plane, "FB_ID", UInt64(output.buffers[index].framebuffer.rawValue)) }
+                if let index {
+                    try set(request, plane: plane, "FB_ID", UInt64(output.buffers[index].framebuffer.rawValue))
+                    // The compositor painted the frame upright where the plane turns it (`rotatesInScanout`).
+                    try setScanoutRotation(
+                        request, of: output, to: rotatesInScanout(screen.rotation, for: screen) ? screen.rotation : .normal)
+                }
                 let shown = try set(request, planes: planes, of: output, testOnly: false)
                 try device.commit(request, flags: [.nonblocking, .pageFlipEvent])
                 output.planesShown(shown, layers: planes, log: log)
@@ -145,6 +150,8 @@ final class Output {
     /// Buffers a plane showed before it got new ones of another size: freed once a commit replaced them.
     var retiredPlaneBuffers: [PlaneBuffers] = []
     var planeNotes: Set<String> = []
+    /// The rotation the primary plane turns frames by, checked when lit (`DRMDisplay+Rotation.swift`).
+    var scanoutRotation: (rotation: Rotation, value: UInt64)?
 
     func release() {
         flipTimeout?.cancel()

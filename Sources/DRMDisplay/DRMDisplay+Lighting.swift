@@ -41,13 +41,18 @@ extension DRMDisplay {
         // freed below, which would blank the CRTC), or the launch screen. Else at the first frame (an output
         // of ours not yet shown, replaced before its first frame, too).
         let replacesShown = old?.isShown == true
-        let launch = active && !replacesShown && paintLaunchScreen(on: output, connector: connector)
+        let rotation = screen?.rotation ?? configuredRotation(of: connector)
+        let launch = active && !replacesShown && paintLaunchScreen(on: output, rotation: rotation)
         let showsNow = !active || replacesShown || launch
         if usesAtomic {
             let plane = try primaryPlane(for: crtc)
             output.primaryPlane = plane
             let blob = try device.createModeBlob(mode)
             output.modeBlob = blob
+            if checkScanoutRotation(rotation, of: output, connector: connector, active: active), launch {
+                // The plane turns it: painted again upright (it just was, so it paints).
+                _ = paintLaunchScreen(on: output, rotation: .normal)
+            }
             do {
                 try commitLighting(output, buffer: 0, connector: connector, active: active, testOnly: true)
                 if showsNow { try commitLighting(output, buffer: 0, connector: connector, active: active, testOnly: false) }
@@ -176,6 +181,7 @@ extension DRMDisplay {
         try set(request, crtc: output.crtc, "ACTIVE", active ? 1 : 0)
         try set(request, plane: plane, "FB_ID", UInt64(output.buffers[index].framebuffer.rawValue))
         try set(request, plane: plane, "CRTC_ID", UInt64(output.crtc.rawValue))
+        try setScanoutRotation(request, of: output, to: output.scanoutRotation?.rotation ?? .normal)
         // Source coordinates are 16.16 fixed point.
         for (name, value) in [
             ("SRC_X", 0), ("SRC_Y", 0), ("SRC_W", width << 16), ("SRC_H", height << 16),

@@ -41,8 +41,25 @@ extension DRMDisplay {
         }
         let taken = Set(outputs.values.filter { $0.connector != output.connector }.flatMap { $0.displayPlanes.map(\.id) })
         let cursor = device.cursorSize
-        output.displayPlanes = planes.compactMap { plane in
-            guard plane.kind != .primary, plane.possibleCRTCs.contains(output.crtc), !taken.contains(plane.id.rawValue) else { return nil }
+        output.displayPlanes = Self.displayPlanes(
+            of: planes, crtc: output.crtc, taken: taken, cursorSize: DisplayPlane.BufferSize(width: cursor.width, height: cursor.height),
+            modeSize: DisplayPlane.BufferSize(width: output.mode.width, height: output.mode.height))
+        let list = output.displayPlanes.map { "\($0)\($0.requiredSize.map { " (\($0.width)x\($0.height))" } ?? "")" }
+        output.note(
+            "\(output.name): \(list.isEmpty ? "no overlay or cursor planes on \(output.crtc): every layer composed" : "planes for layers on \(output.crtc): \(list.joined(separator: ", "))")",
+            log: log)
+    }
+
+    /// The planes a CRTC can use, as the compositor sees them (pure): overlay and cursor planes that can be
+    /// on `crtc` and are not `taken` by another output, in a format the kiosk draws (ARGB8888 where its blend
+    /// is premultiplied, XRGB8888), stacked by `zpos` (else overlays, then the cursor), a cursor plane at the
+    /// driver's cursor size, none larger than the mode.
+    nonisolated static func displayPlanes(
+        of planes: [DRMPlane], crtc: DRMCRTCID, taken: Set<UInt32>, cursorSize: DisplayPlane.BufferSize,
+        modeSize: DisplayPlane.BufferSize
+    ) -> [DisplayPlane] {
+        planes.compactMap { plane in
+            guard plane.kind != .primary, plane.possibleCRTCs.contains(crtc), !taken.contains(plane.id.rawValue) else { return nil }
             var formats: Set<PixelFormat> = []
             // ARGB8888 blends premultiplied under the default `pixel blend mode` (and where there is no such
             // property): pixman's a8r8g8b8, what the compositor paints. Set again in each commit.
@@ -56,13 +73,9 @@ extension DRMDisplay {
             let zOrder = plane.zpos.map { Int(clamping: $0) } ?? (kind == .cursor ? 2 : 1)
             return DisplayPlane(
                 id: plane.id.rawValue, kind: kind, formats: formats, zOrder: zOrder,
-                requiredSize: kind == .cursor ? DisplayPlane.BufferSize(width: cursor.width, height: cursor.height) : nil,
-                maximumSize: DisplayPlane.BufferSize(width: output.mode.width, height: output.mode.height))
+                requiredSize: kind == .cursor ? cursorSize : nil,
+                maximumSize: modeSize)
         }
-        let list = output.displayPlanes.map { "\($0)\($0.requiredSize.map { " (\($0.width)x\($0.height))" } ?? "")" }
-        output.note(
-            "\(output.name): \(list.isEmpty ? "no overlay or cursor planes on \(output.crtc): every layer composed" : "planes for layers on \(output.crtc): \(list.joined(separator: ", "))")",
-            log: log)
     }
 
     /// Adds `layers` to `request` on their planes of `output` (their buffers made as needed; new pixels
@@ -128,9 +141,9 @@ extension DRMDisplay {
         "a \(layer.destination.width)x\(layer.destination.height) layer on \(layer.plane)"
     }
 
-    static func offersPremultiplied(_ property: DRMProperty) -> Bool { premultipliedValue(of: property) != nil }
+    nonisolated static func offersPremultiplied(_ property: DRMProperty) -> Bool { premultipliedValue(of: property) != nil }
 
-    static func premultipliedValue(of property: DRMProperty) -> UInt64? {
+    nonisolated static func premultipliedValue(of property: DRMProperty) -> UInt64? {
         guard case .enumeration(let cases) = property.kind else { return nil }
         return cases.first { $0.name == "Pre-multiplied" }?.value
     }

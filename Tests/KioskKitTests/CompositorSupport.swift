@@ -20,6 +20,10 @@ final class TestOutput: FrameOutput {
 
     /// Whether the compositor may paint straight into these buffers (as into the headless backend's).
     let buffersAreCachedMemory: Bool
+    /// The rotations this display turns frames by in scanout (as a DRM plane with a `rotation` property).
+    var scanoutRotations: Set<Rotation> = []
+
+    func rotatesInScanout(_ rotation: Rotation, for screen: Screen) -> Bool { scanoutRotations.contains(rotation) }
 
     init(bufferCount: Int = 1, cachedMemory: Bool = false) {
         self.bufferCount = bufferCount

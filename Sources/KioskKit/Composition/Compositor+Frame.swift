@@ -80,7 +80,11 @@ extension Compositor {
             return
         }
         let physicalRect = PixelRect(x: 0, y: 0, width: Int32(mode.width), height: Int32(mode.height))
-        let physicalDamage = changed.transformed(by: screen.rotation, logicalSize: logical)
+        // A display that turns its primary plane (DRM's `rotation` property) gets the frame upright.
+        let bufferRotation =
+            screen.rotation != .normal && !screen.rotation.swapsAxes && output.rotatesInScanout(screen.rotation, for: screen)
+            ? Rotation.normal : screen.rotation
+        let physicalDamage = changed.transformed(by: bufferRotation, logicalSize: logical)
         // What this buffer missed: the damage of every frame since it was last drawn (nil: it is new or
         // older than the ring remembers), then this frame's.
         var missed: Region? = nil
@@ -88,7 +92,7 @@ extension Compositor {
             missed = state.damageRing.prefix(buffer.age - 1).reduce(into: Region()) { $0.formUnion($1) }
         }
         let bufferDamage = missed.map { physicalDamage.union($0) } ?? Region(physicalRect)
-        if output.buffersAreCachedMemory && screen.rotation == .normal {
+        if output.buffersAreCachedMemory && bufferRotation == .normal {
             // Paint in place: no shadow (what the benchmark's full frame is measured against).
             state.shadow = nil
             let last = state.inPlaceBuffer
@@ -122,9 +126,10 @@ extension Compositor {
                 state.shadow = shadow
                 paint(layers, into: shadow, damage: Region(screenRect))
             }
-            buffer.bitmap.copy(from: state.shadow!, rotation: screen.rotation, region: bufferDamage)
+            buffer.bitmap.copy(from: state.shadow!, rotation: bufferRotation, region: bufferDamage)
         }
         state.composedRotation = screen.rotation
+        state.bufferRotation = bufferRotation
         state.damageRing.insert(physicalDamage, at: 0)
         if state.damageRing.count > Self.damageRingLength { state.damageRing.removeLast() }
         state.inFlight = true

@@ -92,9 +92,10 @@ public final class Compositor: WindowChangeObserver {
             composePlanes(of: state, over: image)
             return image
         }
-        guard let buffer = state.inPlaceBuffer, rotation == .normal else { return nil }
+        // A buffer painted in place is upright; the display turns it, if at all, without swapping its axes.
+        guard let buffer = state.inPlaceBuffer, state.bufferRotation == .normal, !rotation.swapsAxes else { return nil }
         let image = Bitmap(width: buffer.width, height: buffer.height, format: .xrgb8888)
-        image.copy(from: buffer, rotation: .normal, region: Region(image.bounds))
+        image.copy(from: buffer, rotation: rotation, region: Region(image.bounds))
         composePlanes(of: state, over: image)
         return image
     }

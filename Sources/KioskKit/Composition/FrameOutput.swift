@@ -17,6 +17,11 @@ public protocol FrameOutput: AnyObject {
     var buffersAreCachedMemory: Bool { get }
     /// The planes `screen`'s display can show layers on besides the composed frame (DRM's overlay and cursor
     /// planes of its CRTC); none by default (fbdev, headless): everything is composed.
+    /// Whether the display turns `screen`'s frames by `rotation` as it scans them out (DRM's `rotation`
+    /// property of the primary plane: vc4 offers 180 and the reflections), so the compositor gives it the
+    /// frame upright and copies nothing through a rotation. Never for a rotation that swaps the axes (the
+    /// buffer keeps the mode's size). False by default.
+    func rotatesInScanout(_ rotation: Rotation, for screen: Screen) -> Bool
     func planes(for screen: Screen) -> [DisplayPlane]
     /// Whether the display can show `layers` on their planes with the next frame (DRM: an atomic TEST_ONLY
     /// commit with the frame's buffer on the primary plane). The compositor asks again, with fewer layers,
@@ -30,6 +35,7 @@ public protocol FrameOutput: AnyObject {
 
 extension FrameOutput {
     public var buffersAreCachedMemory: Bool { false }
+    public func rotatesInScanout(_ rotation: Rotation, for screen: Screen) -> Bool { false }
     public func planes(for screen: Screen) -> [DisplayPlane] { [] }
     public func accepts(_ layers: [PlaneLayer], for screen: Screen) -> Bool { false }
     /// Without planes of its own an output gets none (`planes(for:)` offered none) and always a buffer.

@@ -9,6 +9,9 @@ final class ScreenState {
     var inPlaceBuffer: Bitmap?
     /// The rotation the last frame was composed with.
     var composedRotation = Rotation.normal
+    /// The rotation its buffer was painted with: `composedRotation`, or normal where the display turns the
+    /// frame in scanout (`FrameOutput.rotatesInScanout`).
+    var bufferRotation = Rotation.normal
     var placements: [ObjectIdentifier: Placement] = [:]
     /// The scroll views of the last frame, by view.
     var scrolls: [ObjectIdentifier: ScrollRegion] = [:]
