@@ -16,7 +16,8 @@ let scenarios = [
     "full-frame", "scanout-frame", "copy", "damage-200", "move-200", "pixman", "pixman-copy", "memcpy",
     "hit-frontmost", "hit-non-interactive", "hit-pass-through", "hit-window", "scale-up", "pixman-scale-up",
     "cross-fade", "scanout-cross-fade", "pixman-cross-fade", "pixman-cross-fade-copy", "table-scroll", "scanout-table-scroll",
-    "pixman-table-scroll", "pixman-table-scroll-copy", "tap", "tap-gestures", "touch-down", "touch-down-gestures",
+    "pixman-table-scroll", "pixman-table-scroll-copy", "cursor-move", "cursor-move-composed", "tap", "tap-gestures", "touch-down",
+    "touch-down-gestures",
 ]
 let arguments = CommandLine.arguments
 if arguments.count >= 2, arguments[1] == "check" {
@@ -180,6 +181,16 @@ case "pixman-table-scroll", "pixman-table-scroll-copy":
     microseconds =
         scenario == "pixman-table-scroll"
         ? measured(iterations) { baseline.composeNextFrame() } : measured(iterations) { baseline.composeNextFrameAndCopy() }
+case "cursor-move", "cursor-move-composed":
+    // On a cursor plane a move composes nothing: no frame, only the plane moved.
+    let scene = CursorMoveScene(onCursorPlane: scenario == "cursor-move")
+    let frames = scene.framesComposed, planeMoves = scene.planeMoves
+    microseconds = measured(iterations) { scene.move() }
+    if scenario == "cursor-move" {
+        precondition(scene.framesComposed == frames && scene.planeMoves - planeMoves == scene.moves, "a cursor move composed a frame")
+    } else {
+        precondition(scene.framesComposed == frames + scene.moves, "a composed cursor move made no frame")
+    }
 case "tap", "tap-gestures":
     let scene = TouchDispatchScene(withGestureRecognizers: scenario == "tap-gestures")
     microseconds = measured(iterations) { scene.tap(timestamp: 1) }

@@ -19,6 +19,10 @@ public final class SingleBufferOutput: FrameOutput {
     /// stands for scanout memory (DRM, fbdev): a shadow is composed and the damage copied in.
     public var buffersAreCachedMemory = true
     public var expectedDamage: Region?
+    /// A cursor plane to offer (as virtio-gpu's, 64x64 ARGB), which this output accepts: nil offers none.
+    public var cursorPlane: DisplayPlane?
+    /// Presents that moved planes only, with no frame composed.
+    public private(set) var planeMoves = 0
     public private(set) var presentedFrames = 0
     public private(set) var unexpectedFrames = 0
     public private(set) var lastDamage = Region()
@@ -41,6 +45,18 @@ public final class SingleBufferOutput: FrameOutput {
         lastAge = frame.age
         if let expectedDamage, frame.age != 1 || damage != expectedDamage { unexpectedFrames += 1 }
         compositor?.framePresented(on: screen)
+    }
+
+    public func planes(for screen: Screen) -> [DisplayPlane] { cursorPlane.map { [$0] } ?? [] }
+    public func accepts(_ layers: [PlaneLayer], for screen: Screen) -> Bool { true }
+
+    public func present(_ frame: FrameBuffer?, for screen: Screen, damage: Region, planes: [PlaneLayer]) {
+        guard let frame else {
+            planeMoves += 1
+            compositor?.framePresented(on: screen)
+            return
+        }
+        present(frame, for: screen, damage: damage)
     }
 }
 

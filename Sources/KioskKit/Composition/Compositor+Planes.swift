@@ -114,7 +114,8 @@ extension Compositor {
         screen: Screen
     ) -> [ObjectIdentifier: DisplayPlane] {
         guard !planes.isEmpty, !candidates.isEmpty else { return [:] }
-        let proposals = PlaneAssignment.proposals(for: candidates, planes: planes)
+        // The best proposal alone first: while it is the one last asked about, nothing else is needed.
+        let best = PlaneAssignment.best(for: candidates, planes: planes)
         func layers(of proposal: PlaneAssignment.Proposal) -> [PlaneLayer] {
             proposal.sorted { $0.key < $1.key }.map { index, plane in
                 let rect = candidates[index].rect
@@ -124,12 +125,13 @@ extension Compositor {
                     format: Self.format(on: plane), content: nil)
             }
         }
-        let key = proposals[0].map { index, plane in
+        let key = best.map { index, plane in
             PlaneTestKey(
                 view: ObjectIdentifier(groups[index].view), plane: plane.id, width: candidates[index].rect.width,
                 height: candidates[index].rect.height)
         }.sorted { ($0.plane, $0.width) < ($1.plane, $1.width) }
         if let test = state.planeTest, test.key == key { return test.accepted }
+        let proposals = PlaneAssignment.proposals(for: candidates, planes: planes)
         var accepted: [ObjectIdentifier: DisplayPlane] = [:]
         for proposal in proposals where !proposal.isEmpty && output.accepts(layers(of: proposal), for: screen) {
             for (index, plane) in proposal { accepted[ObjectIdentifier(groups[index].view)] = plane }
