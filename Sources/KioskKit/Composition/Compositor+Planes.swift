@@ -8,6 +8,7 @@ extension Compositor {
     /// `damage`).
     func placeOnPlanes(_ layers: inout [Layer], state: ScreenState, screen: Screen, damage: inout Region) -> PlaneFrame? {
         let groups = planeGroups
+        state.hadPlaneGroups = !groups.isEmpty
         let planes = groups.isEmpty && state.planeContents.isEmpty ? [] : output.planes(for: screen)
         guard !planes.isEmpty || !state.planeContents.isEmpty else {
             for group in groups { damage.formUnion(group.redrawn) }

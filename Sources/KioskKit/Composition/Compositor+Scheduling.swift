@@ -164,10 +164,12 @@ extension Compositor {
     }
 
     /// The planes `screen`'s output offers changed (its display came on screen, a plane was freed): the
-    /// next frame proposes them again, and comes now, though nothing else changed.
+    /// next frame proposes them again, and comes now if the last one had views asking for a plane (else
+    /// nothing waits for one: a screen that has settled stays so).
     public func setNeedsPlaneAssignment(_ screen: Screen) {
-        state(for: screen).planeTest = nil
-        scheduleFrame(for: screen)
+        let state = state(for: screen)
+        state.planeTest = nil
+        if state.hadPlaneGroups { scheduleFrame(for: screen) }
     }
 
     /// Composes `screen` now, bringing every view's cache and placement up to date, but painting only

@@ -36,6 +36,8 @@ final class ScreenState {
     var paceTimer: FrameTimer?
     /// What each plane shows (by the plane's id), as last presented.
     var planeContents: [UInt32: PlaneContent] = [:]
+    /// Whether the last frame's walk found views asking for a plane.
+    var hadPlaneGroups = false
     /// The output's answer to the last proposal it was asked about.
     var planeTest: PlaneTest?
     /// Whether what is in flight moved planes only: no frame was composed.
