@@ -304,7 +304,7 @@ public final class KioskRuntime {
         guard let display, input == nil else { return }
         let router = InputRouter(application: application, configuration: configuration) { [weak self] name in
             // A touch rule's screen: a connector name, else a label of the file matched by EDID, looked for
-            // only then (this runs for every touch event).
+            // only then (this runs at every mapping decision, and for a label at every touch-down).
             if let screen = display.screens.first(where: { $0.name == name }) { return screen }
             let connected = display.screens.filter(\.isConnected).map { ($0.name, display.connectorIdentity(of: $0)?.edid) }
             guard let connector = self?.configuration.connector(for: name, among: connected) else { return nil }

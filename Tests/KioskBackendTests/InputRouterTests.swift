@@ -17,6 +17,8 @@ final class InputBed {
     let input: InMemoryInputBackend
     let window: Window
     let view = TouchLog()
+    /// The names the router asked the display for, in order.
+    let lookups = Lookups()
 
     init(configuration: KioskConfiguration = .default, rotation: Rotation = .normal, screens: [String] = ["DSI-1"]) {
         app = Application.reset(notificationCenter: center)
@@ -30,13 +32,34 @@ final class InputBed {
         view.frame = window.bounds
         window.addSubview(view)
         window.makeKeyAndVisible()
-        let display = self.display
+        let display = self.display, lookups = self.lookups
         router = InputRouter(
             application: app, configuration: configuration,
             cursor: Cursor(mode: configuration.cursor, schedule: clock.schedule)
-        ) { display.screensByName[$0] }
+        ) { name in
+            lookups.names.append(name)
+            return lookups.labels[name].flatMap { display.screensByName[$0] } ?? display.screensByName[name]
+        }
         input = InMemoryInputBackend(router: router)
     }
+
+    /// A shown window filling `screen` whose one view records its touches.
+    func touchLog(on screen: Screen) -> TouchLog {
+        let window = Window(screen: screen)
+        let log = TouchLog()
+        log.frame = window.bounds
+        window.addSubview(log)
+        window.isHidden = false
+        return log
+    }
+}
+
+/// What `InputBed`'s screen lookup was asked, and labels it resolves as the runtime resolves a label of the
+/// configuration (to the connector whose display matches it).
+@MainActor
+final class Lookups {
+    var names: [String] = []
+    var labels: [String: String] = [:]
 }
 
 /// Records `"<phase> <x>,<y> ..."` per call, touches sorted by x.
@@ -278,11 +301,7 @@ final class TouchLog: View {
         let bed = InputBed(screens: ["HDMI-A-1", "HDMI-A-2"])
         bed.router.screenPosition = { screen in screen.name == "HDMI-A-1" ? Point(x: 0, y: 0) : Point(x: 1280, y: 0) }
         let second = bed.display.screen(named: "HDMI-A-2")
-        let window = Window(screen: second)
-        let log = TouchLog()
-        log.frame = window.bounds
-        window.addSubview(log)
-        window.isHidden = false
+        let log = bed.touchLog(on: second)
         bed.input.plug(InputDeviceInfo(id: 0, name: "Mouse", sysname: "event3", capabilities: .pointer))
         bed.router.pointerMotion(dx: 700, dy: 0, time: 1)  // from the first screen's centre (640, 400)
         #expect(bed.router.cursor.window?.screen === second)
