@@ -8,18 +8,11 @@ struct ConfigReader {
     let vocabulary: Vocabulary
     private(set) var problems: [ConfigProblem] = []
 
-    static let screenKeys = ["mode", "rotation", "primary", "position", "edid", "cec", "backlight", "idle-timeout"]
     static let edidKeys = ["make", "model", "serial"]
     static let positionKeys = ["x", "y"]
     static let touchKeys = ["match", "screen", "calibration"]
     static let powerKeys = ["schedule", "wake-during-schedule"]
     static let scheduleKeys = ["days", "off", "on", "screens"]
-
-    /// Positions beyond a million points are typing mistakes; the limit also keeps position plus size
-    /// inside the 32-bit coordinates pixman and the kernel use.
-    static let positionRange = -1_000_000...1_000_000
-
-    static let edidExample = #"edid = { make = "SAM", model = "SAMSUNG", serial = "H4ZN900123" }"#
 
     init(path: String, document: TOML.Document, vocabulary: Vocabulary) {
         self.path = path
@@ -150,73 +143,51 @@ struct ConfigReader {
     }
 
     private mutating func readScreen(_ name: String, _ value: TOML.Value, at path: ConfigKeyPath) -> ScreenConfiguration? {
-        guard let table = table(value, at: path, valid: "a table of " + Self.screenKeys.joined(separator: ", ")) else { return nil }
+        let keys = KioskConfiguration.screenKeys
+        guard let table = table(value, at: path, valid: "a table of " + keys.joined(separator: ", ")) else { return nil }
         var screen = ScreenConfiguration(name: name, location: location(path, at: .key))
         var hasEDID = false
         for key in table.keys {
             guard let value = table[key] else { continue }
             let keyPath = path.appending(key)
-            switch key {
-            case "mode":
-                // The same parser as `--mode`.
-                guard let text = string(value, at: keyPath, valid: ModeRequest.validSpellings) else { continue }
-                if let mode = ModeRequest(text) {
-                    screen.mode = mode
-                    screen.modeLocation = location(keyPath, at: .value)
+            guard let setting = KioskConfiguration.screenSetting(key: key) else {
+                report(.unknownKey(key, in: path, valid: keys, origin(keyPath, at: .key)))
+                continue
+            }
+            // The text the declaration's parser takes (the same as its flag's), and how a message names it.
+            let written: (text: String, shown: String)
+            switch setting.fileForm {
+            case .string:
+                guard let text = string(value, at: keyPath, valid: setting.valid) else { continue }
+                written = (text, ConfigKeyPath.quote(text))
+            case .stringOrInteger:
+                if case .integer(let number) = value {
+                    written = (String(number), String(number))
                 } else {
-                    report(
-                        .invalidValue(
-                            keyPath, "\(ConfigKeyPath.quote(text)) is not a mode", valid: ModeRequest.validSpellings,
-                            origin(keyPath, at: .value)))
+                    guard let text = string(value, at: keyPath, valid: setting.valid) else { continue }
+                    written = (text, ConfigKeyPath.quote(text))
                 }
-            case "rotation":
-                let valid = Rotation.validSpellings
-                // `rotation = 90` is what most people write in TOML: a number that is a spelling counts.
-                let number: String? = if case .integer(let degrees) = value { String(degrees) } else { nil }
-                guard let text = number ?? string(value, at: keyPath, valid: valid) else { continue }
-                if let rotation = Rotation(spelling: text) {
-                    screen.rotation = rotation
+            case .integer:
+                guard let number = integer(value, at: keyPath, valid: setting.valid) else { continue }
+                written = (String(number), String(number))
+            case .boolean:
+                guard let flag = boolean(value, at: keyPath) else { continue }
+                written = (String(flag), String(flag))
+            case .table:
+                // Field by field, each problem at its own field.
+                if key == "edid" {
+                    hasEDID = true
+                    screen.edid = readEDID(value, at: keyPath)
                 } else {
-                    report(
-                        .invalidValue(
-                            keyPath, "\(number ?? ConfigKeyPath.quote(text)) is not a rotation", valid: valid, origin(keyPath, at: .value)))
+                    screen.position = readPosition(value, at: keyPath)
                 }
-            case "primary":
-                if let primary = boolean(value, at: keyPath) { screen.primary = primary }
-            case "position":
-                screen.position = readPosition(value, at: keyPath)
-            case "edid":
-                hasEDID = true
-                screen.edid = readEDID(value, at: keyPath)
-            case "cec":
-                // The same parser as `--cec`.
-                let valid = CECSetting.validSpellings
-                guard let text = string(value, at: keyPath, valid: valid) else { continue }
-                if let setting = CECSetting(spelling: text) {
-                    screen.cec = setting
-                } else {
-                    report(.invalidValue(keyPath, "\(ConfigKeyPath.quote(text)) is not valid", valid: valid, origin(keyPath, at: .value)))
-                }
-            case "backlight":
-                // The same check as `--backlight`; whether the device exists is the board's to say.
-                guard let text = string(value, at: keyPath, valid: ScreenConfiguration.backlightSpelling) else { continue }
-                if let problem = ScreenConfiguration.backlightProblem(text) {
-                    report(.invalidValue(keyPath, problem, valid: ScreenConfiguration.backlightSpelling, origin(keyPath, at: .value)))
-                } else {
-                    screen.backlight = text
-                }
-            case "idle-timeout":
-                // The global idle-timeout's range, for this screen alone.
-                let range = KioskConfiguration.idleTimeoutRange
-                let valid = "\(range.lowerBound) to \(range.upperBound) (seconds; 0: never on this screen)"
-                guard let number = integer(value, at: keyPath, valid: valid) else { continue }
-                if range.contains(number) {
-                    screen.idleTimeoutSeconds = number
-                } else {
-                    report(.invalidValue(keyPath, "\(number) is out of range", valid: valid, origin(keyPath, at: .value)))
-                }
-            default:
-                report(.unknownKey(key, in: path, valid: Self.screenKeys, origin(keyPath, at: .key)))
+                continue
+            }
+            guard let parse = setting.parse else { continue }
+            if let problem = parse(written.text, written.shown, &screen) {
+                report(.invalidValue(keyPath, problem.message, valid: setting.valid, origin(keyPath, at: .value)))
+            } else if let place = setting.location {
+                screen[keyPath: place] = location(keyPath, at: .value)
             }
         }
         if screen.connector == nil && !hasEDID {
@@ -229,7 +200,7 @@ struct ConfigReader {
                 report(
                     .invalidValue(
                         path, "not a connector name, and no edid to find the display by",
-                        valid: ConnectorName.validSpelling + ", or a label with " + Self.edidExample, origin(path, at: .key)))
+                        valid: ConnectorName.validSpelling + ", or a label with " + KioskConfiguration.edidExample, origin(path, at: .key)))
             }
         }
         return screen
@@ -247,12 +218,12 @@ struct ConfigReader {
                 continue
             }
             guard let number = integer(value, at: keyPath) else { continue }
-            guard Self.positionRange.contains(number) else {
+            let range = KioskConfiguration.positionRange
+            guard range.contains(number) else {
                 report(
                     .invalidValue(
-                        keyPath, "\(number) is out of range",
-                        valid: "\(Self.positionRange.lowerBound) to \(Self.positionRange.upperBound) (points)", origin(keyPath, at: .value))
-                )
+                        keyPath, "\(number) is out of range", valid: "\(range.lowerBound) to \(range.upperBound) (points)",
+                        origin(keyPath, at: .value)))
                 continue
             }
             coordinates[key] = number
@@ -265,7 +236,7 @@ struct ConfigReader {
     }
 
     private mutating func readEDID(_ value: TOML.Value, at path: ConfigKeyPath) -> ScreenConfiguration.EDIDMatch? {
-        guard let table = table(value, at: path, valid: Self.edidExample) else { return nil }
+        guard let table = table(value, at: path, valid: KioskConfiguration.edidExample) else { return nil }
         var edid = ScreenConfiguration.EDIDMatch()
         var isValid = true
         for key in table.keys {
@@ -297,7 +268,8 @@ struct ConfigReader {
         if table.isEmpty {
             report(
                 .invalidValue(
-                    path, "empty", valid: "one or more of make, model, serial, e.g. " + Self.edidExample, origin(path, at: .value)))
+                    path, "empty", valid: "one or more of make, model, serial, e.g. " + KioskConfiguration.edidExample,
+                    origin(path, at: .value)))
             return nil
         }
         return isValid ? edid : nil

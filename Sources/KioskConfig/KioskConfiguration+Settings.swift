@@ -5,7 +5,8 @@ extension KioskConfiguration {
     /// value is parsed and checked, what is valid, its help, and whether a reload (SIGHUP) applies it. The
     /// file reader, the environment, the command line, `--help` and the reload's report all read the same
     /// declaration, so a value means the same wherever it is written. A new setting is a stored property of
-    /// `KioskConfiguration` and an entry in `settings`.
+    /// `KioskConfiguration` and an entry in `settings`; a per-screen one is declared in `screenSettings`
+    /// (`KioskConfiguration+ScreenSettings.swift`), whose flag is an entry here made from it (`screenFlag`).
     public struct Setting: Sendable {
         /// How the file writes the value.
         public enum FileForm: Sendable, Equatable {
@@ -16,8 +17,8 @@ extension KioskConfiguration {
             case number
             /// An array of strings; on the command line the flag is repeated.
             case strings
-            /// Only a flag: the file has its own form for it (`--mode` is `[screens.NAME] mode`, `--touch` is
-            /// `[[touch]]`) or none (`--exit-after`).
+            /// Only a flag: the file has its own form for it (`--mode` is `[screens.NAME] mode`, declared in
+            /// `screenSettings`; `--touch` is `[[touch]]`) or none (`--exit-after`).
             case none
         }
 
@@ -165,19 +166,7 @@ extension KioskConfiguration {
                 configuration.cecOnIdle = value
                 return nil
             }, reset: nil, spelled: { String($0.cecOnIdle) }),
-        Setting(
-            key: "cec", fileForm: .none, flag: "--cec", environmentVariable: nil, valueName: "SCREEN=ADAPTER",
-            help: "A screen's HDMI-CEC adapter (the file's [screens.SCREEN] cec): auto, off or /dev/cecN; repeatable.",
-            reload: .live, validText: { _ in "SCREEN=ADAPTER with ADAPTER " + CECSetting.validSpellings },
-            parse: { text, configuration, _ in
-                screenPair(text, in: &configuration) { value, screen in
-                    guard let setting = CECSetting(spelling: value) else {
-                        return ValueProblem("\(ConfigKeyPath.quote(value)) is not valid")
-                    }
-                    screen.cec = setting
-                    return nil
-                }
-            }, reset: nil, spelled: { spellScreens($0, \.cec) }),
+        screenFlag("cec"),
         Setting(
             key: "primary", fileForm: .string, flag: "--primary", environmentVariable: "KIOSK_PRIMARY", valueName: "SCREEN",
             help: "The main screen whenever it is connected: a connector name or a screen label of the file.",
@@ -204,41 +193,9 @@ extension KioskConfiguration {
                     : "Which of the program's apps runs: \(apps.joined(separator: ", ")); default: \(vocabulary.app(for: KioskConfiguration.default.app) ?? first)."
             }),
         launchScreenSetting,
-        Setting(
-            key: "mode", fileForm: .none, flag: "--mode", environmentVariable: nil, valueName: "SCREEN=MODE",
-            help: "A screen's mode (the file's [screens.SCREEN] mode); repeatable.", reload: .live,
-            validText: { _ in "SCREEN=MODE with MODE " + ModeRequest.validSpellings },
-            parse: { text, configuration, _ in
-                screenPair(text, in: &configuration) { value, screen in
-                    guard let mode = ModeRequest(value) else { return ValueProblem("\(ConfigKeyPath.quote(value)) is not a mode") }
-                    screen.mode = mode
-                    return nil
-                }
-            }, reset: nil, spelled: { spellScreens($0, \.mode) }),
-        Setting(
-            key: "rotation", fileForm: .none, flag: "--rotate", environmentVariable: nil, valueName: "SCREEN=ROTATION",
-            help: "A screen's clockwise rotation (the file's [screens.SCREEN] rotation); repeatable.", reload: .live,
-            validText: { _ in "SCREEN=ROTATION with ROTATION " + Rotation.validSpellings },
-            parse: { text, configuration, _ in
-                screenPair(text, in: &configuration) { value, screen in
-                    guard let rotation = Rotation(spelling: value) else {
-                        return ValueProblem("\(ConfigKeyPath.quote(value)) is not a rotation")
-                    }
-                    screen.rotation = rotation
-                    return nil
-                }
-            }, reset: nil, spelled: { spellScreens($0, \.rotation) }),
-        Setting(
-            key: "backlight", fileForm: .none, flag: "--backlight", environmentVariable: nil, valueName: "SCREEN=DEVICE",
-            help: "A screen's backlight device in /sys/class/backlight (the file's [screens.SCREEN] backlight); repeatable.",
-            reload: .live, validText: { _ in "SCREEN=DEVICE with DEVICE " + ScreenConfiguration.backlightSpelling },
-            parse: { text, configuration, _ in
-                screenPair(text, in: &configuration) { value, screen in
-                    if let problem = ScreenConfiguration.backlightProblem(value) { return ValueProblem(problem) }
-                    screen.backlight = value
-                    return nil
-                }
-            }, reset: nil, spelled: { spellScreens($0, \.backlight) }),
+        screenFlag("mode"),
+        screenFlag("rotation"),
+        screenFlag("backlight"),
         Setting(
             key: "touch", fileForm: .none, flag: "--touch", environmentVariable: nil, valueName: "MATCH=SCREEN",
             help: "Map touch devices to a screen (the file's [[touch]]); first match wins; repeatable.", reload: .live,
@@ -461,10 +418,6 @@ extension KioskConfiguration {
             configuration.screens.insert(entry, at: index)
         }
         return nil
-    }
-
-    static func spellScreens<Value>(_ configuration: KioskConfiguration, _ keyPath: KeyPath<ScreenConfiguration, Value?>) -> String {
-        configuration.screens.compactMap { screen in screen[keyPath: keyPath].map { "\(screen.name)=\($0)" } }.joined(separator: " ")
     }
 }
 

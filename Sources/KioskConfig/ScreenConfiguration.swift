@@ -152,20 +152,12 @@ extension KioskConfiguration {
         return displays.first { screen(connector: $0.connector, edid: $0.edid).labels.contains(reference) }?.connector
     }
 
-    /// The settings for the display on `connector`, whose EDID identity is `edid` (nil: none read).
+    /// The settings for the display on `connector`, whose EDID identity is `edid` (nil: none read): each of
+    /// `screenSettings` resolved from the entries that match the display.
     public func screen(connector: String, edid: ScreenConfiguration.EDIDMatch? = nil) -> ResolvedScreen {
         let matching = screens.filter { $0.matches(connector: connector, make: edid?.make, model: edid?.model, serial: edid?.serial) }
-        var resolved = ResolvedScreen(
-            mode: matching.lazy.compactMap(\.mode).first,
-            rotation: matching.lazy.compactMap(\.rotation).first)
-        resolved.cec = matching.lazy.compactMap(\.cec).first ?? .auto
-        if let primary { resolved.isPrimary = primary == connector || matching.contains { $0.name == primary } }
-        resolved.backlight = matching.lazy.compactMap(\.backlight).first
-        resolved.idleTimeoutSeconds = matching.lazy.compactMap(\.idleTimeoutSeconds).first
-        resolved.position = matching.lazy.compactMap(\.position).first
-        var labels: [String] = []
-        for entry in matching where entry.connector == nil && !labels.contains(entry.name) { labels.append(entry.name) }
-        resolved.labels = labels
+        var resolved = ResolvedScreen()
+        for setting in Self.screenSettings { setting.resolve(matching, connector, self, &resolved) }
         return resolved
     }
 }

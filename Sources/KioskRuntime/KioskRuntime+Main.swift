@@ -188,8 +188,8 @@ extension KioskRuntime {
         """
     }
 
-    /// The settings' flags, their values and where else each can be set, and the app's own settings, for
-    /// `--help` of a program with this vocabulary.
+    /// The settings' flags, their values and where else each can be set, the per-screen settings, and the
+    /// app's own settings, for `--help` of a program with this vocabulary.
     public nonisolated static func settingsHelp(for vocabulary: Vocabulary) -> String {
         var lines = ["SETTINGS (the command line wins over KIOSK_* variables, which win over the config file):"]
         let entries: [(String, String)] =
@@ -203,6 +203,12 @@ extension KioskRuntime {
                 return (setting.valueName.map { "\(flag) \($0)" } ?? flag, setting.help(vocabulary) + also)
             }
         lines += aligned(entries)
+        lines.append("")
+        lines.append("SCREEN SETTINGS (the config file's [screens.NAME] tables, NAME a connector or a label with an edid; a flag wins):")
+        lines += aligned(
+            KioskConfiguration.screenSettings.map { setting in
+                (setting.key, setting.help + (setting.flag.map { " [\($0) SCREEN=\(setting.valueName)]" } ?? ""))
+            })
         if let declared = vocabulary.appSettings, !declared.isEmpty {
             lines.append("")
             lines.append("APP SETTINGS (the config file's [app-settings] table; checked at start, on a reload and by check-config):")

@@ -148,7 +148,8 @@ import Testing
         #expect(KioskRuntime.changes(from: old, to: moved).map(\.key) == ["power"])
     }
 
-    /// Every key of the file is documented in the example file, and every flag in `kiosk run --help`.
+    /// Every key of the file (a `[screens.NAME]` table's too) is documented in the example file, and every
+    /// flag and per-screen setting in `kiosk run --help`.
     @Test func everySettingIsDocumented() throws {
         let example = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -158,9 +159,17 @@ import Testing
                 example.contains("\n\(setting.key) = ") || example.contains("\n# \(setting.key) = "),
                 "\(setting.key) is not in Kiosk/kiosk.toml")
         }
+        for setting in KioskConfiguration.screenSettings {
+            #expect(example.contains("\n\(setting.key) = "), "[screens.NAME] \(setting.key) is not in Kiosk/kiosk.toml")
+        }
         let help = try CommandLineTests.kiosk(["run", "--help"]).stdout
         for flag in KioskConfiguration.settings.compactMap(\.flag) {
             #expect(help.contains(flag), "\(flag) is not in kiosk run --help")
+        }
+        // The per-screen settings, each with its help (whose words the help's columns may wrap).
+        let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for setting in KioskConfiguration.screenSettings {
+            #expect(words.contains("\(setting.key) \(setting.help)"), "[screens.NAME] \(setting.key) is not in kiosk run --help")
         }
     }
 }
