@@ -67,8 +67,8 @@ public final class CECController {
     public var transmissionObserver: ((Transmission) -> Void)?
 
     private unowned let application: Application
-    private var configuration: KioskConfiguration
     private let connectorOf: (Screen) -> ConnectorIdentity?
+    private let settingsOf: (Screen) -> ResolvedScreen
     private let nodes: () -> [String]
     private let open: (String) throws(CECError) -> any CECAdapter
     /// The adapters in use, by path.
@@ -79,9 +79,9 @@ public final class CECController {
     private var announced: [ObjectIdentifier: String] = [:]
     /// Screens whose TV was sent to standby and not woken since.
     private var inStandby: Set<ObjectIdentifier> = []
-    /// Screens that disconnected with their TV in standby, by connector name: the adapter (kept open) and
-    /// why the TV was woken since, if it was (Active Source then follows the reconnection).
-    private var dormant: [String: (path: String, wokenFor: String?)] = [:]
+    /// Screens that disconnected with their TV in standby, by connector name: the screen, the adapter (kept
+    /// open) and why the TV was woken since, if it was (Active Source then follows the reconnection).
+    private var dormant: [String: (screen: Screen, path: String, wokenFor: String?)] = [:]
     /// Transmissions waiting for their result, by adapter path and sequence number.
     private var pending: [String: [UInt32: Transmission]] = [:]
     /// Each screen's message waiting for the adapter's addresses (`sendOnceAddressed`).
@@ -90,16 +90,18 @@ public final class CECController {
     private let log = Logger(label: "kiosk.cec")
 
     /// `connectorOf` says where the kernel knows a screen's connector (the display backend's
-    /// `connectorIdentity(of:)`); `nodes` lists the adapters and `open` opens one (the kernel's, unless a
-    /// test passes twins).
+    /// `connectorIdentity(of:)`) and `settingsOf` what the configuration says of the screen, as the display
+    /// backend resolved it (`settings(of:)`: its `cec`); `nodes` lists the adapters and `open` opens one
+    /// (the kernel's, unless a test passes twins).
     public init(
         application: Application, configuration: KioskConfiguration, connectorOf: @escaping (Screen) -> ConnectorIdentity?,
+        settingsOf: @escaping (Screen) -> ResolvedScreen,
         nodes: @escaping () -> [String] = { CECDevice.nodes() },
         open: @escaping (String) throws(CECError) -> any CECAdapter = { path throws(CECError) in try CECDeviceAdapter(path: path) }
     ) {
         self.application = application
-        self.configuration = configuration
         self.connectorOf = connectorOf
+        self.settingsOf = settingsOf
         self.nodes = nodes
         self.open = open
         followedReasons = Self.reasons(for: configuration)
@@ -136,13 +138,13 @@ public final class CECController {
         assign(application.connectedScreens)
     }
 
-    /// New settings (a reload): the followed reasons and each screen's adapter.
+    /// New settings (a reload), after the display backend resolved each screen's settings again: the
+    /// followed reasons and each screen's adapter.
     public func reconfigure(_ configuration: KioskConfiguration) {
-        self.configuration = configuration
         followedReasons = Self.reasons(for: configuration)
-        // A TV whose screen is away stays in reach unless HDMI-CEC was turned off for it (by connector
-        // name: a label needs the display's EDID, which a disconnected screen does not give).
-        dormant = dormant.filter { configuration.screen(connector: $0.key, edid: nil).cec != .off }
+        // A TV whose screen is away stays in reach unless HDMI-CEC was turned off for it (as the backend
+        // resolved a disconnected screen's settings: by connector name, with no display's EDID to match).
+        dormant = dormant.filter { settingsOf($0.value.screen).cec != .off }
         assign(application.connectedScreens)
         closeUnused()
     }
@@ -169,7 +171,7 @@ public final class CECController {
         lazy var scanned = scan()
         for screen in screens {
             let identity = connectorOf(screen)
-            let setting = configuration.screen(connector: screen.name, edid: identity?.edid).cec
+            let setting = settingsOf(screen).cec
             if setting == .auto { found = scanned }
             let choice = CECMatch.choose(setting: setting, connector: identity, adapters: found)
             let id = ObjectIdentifier(screen)
@@ -256,7 +258,7 @@ public final class CECController {
     private func unassign(_ screen: Screen) {
         let id = ObjectIdentifier(screen)
         if inStandby.contains(id), let path = assigned[id] {
-            dormant[screen.name] = (path, nil)
+            dormant[screen.name] = (screen, path, nil)
             log.notice(
                 "\(screen.name) disconnected with its TV in standby (many drop hotplug detect then): \(path) stays open to wake it")
         }
@@ -324,7 +326,7 @@ public final class CECController {
     public func wakeDisconnected(_ name: String, reason: String) -> Bool {
         guard followedReasons.contains(Self.kind(ofReason: reason)), let entry = dormant[name], let adapter = adapters[entry.path]
         else { return false }
-        dormant[name] = (entry.path, reason)
+        dormant[name] = (entry.screen, entry.path, reason)
         send(.imageViewOn(from: ownAddress(adapter) ?? .unregistered), screen: name, adapter: adapter, reason: reason)
         return true
     }

@@ -1,6 +1,7 @@
 import Backlight
 import DRM
 import Geometry
+import KioskBackend
 import KioskConfig
 import Udev
 
@@ -131,12 +132,15 @@ public enum DRMCards {
                 let connectors = try resources.connectors.map { id throws(DRMError) in try device.connector(id, crtcs: resources.crtcs) }
                 let panels = connectors.filter(\.isBuiltInPanel).map(\.name).sorted()
                 let devices = Result { () throws(BacklightError) in try backlights.devices() }
-                for connector in connectors {
+                let edids = connectors.map { device.edid(of: $0) }
+                // Each connector's settings resolved once, as the running kiosk's backend resolves them.
+                var settings = ScreenSettingsStore()
+                settings.resolve(zip(connectors, edids).map { ($0.name, $1.map(DRMDisplay.match)) }, in: configuration)
+                for (connector, edid) in zip(connectors, edids) {
                     var current: DRMModeInfo?
                     if let encoder = connector.encoderID, let crtc = device.crtc(ofEncoder: encoder) {
                         current = try? device.crtcState(crtc).mode
                     }
-                    let edid = device.edid(of: connector)
                     var listed = Connector(
                         name: connector.name, id: connector.id.rawValue, status: connector.status.rawValue,
                         modes: connector.modes.map {
@@ -149,7 +153,7 @@ public enum DRMCards {
                     case .failure(let error):
                         listed.backlightReason = "the backlight class cannot be read: \(error)"
                     case .success(let devices):
-                        let configured = configuration.screen(connector: connector.name, edid: edid.map(DRMDisplay.match)).backlight
+                        let configured = settings[connector.name].backlight
                         let outcome = BacklightMatch.choose(
                             connector: connector.name, card: card.name, builtInPanels: panels, devices: devices, configured: configured)
                         listed.backlightReason = outcome.reason

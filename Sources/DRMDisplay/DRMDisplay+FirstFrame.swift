@@ -54,8 +54,7 @@ extension DRMDisplay {
 
     /// The rotation a connector's screen gets, as the configuration or the panel gives it.
     func configuredRotation(of connector: DRMConnector) -> Rotation {
-        let settings = configuration.screen(connector: connector.name, edid: displayIdentities[connector.name].map(Self.match))
-        return settings.rotation ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
+        screenSettings[connector.name].rotation ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
     }
 
     /// The app's first frame on an output lit without being shown (`light`): the lighting commit with

@@ -49,6 +49,8 @@ public final class DRMDisplay: DisplayBackend {
     var probed: [DRMConnectorID: DRMConnector] = [:]
     /// The EDID identity of each connected display as last read, by connector name.
     var displayIdentities: [String: EDID] = [:]
+    /// Each connector's settings, resolved once per probe (with its display's EDID identity) and on a reload.
+    var screenSettings = ScreenSettingsStore()
     private var initialCRTCs: [DRMCRTCState] = []
     private var initialConnectorsOfCRTC: [DRMCRTCID: [DRMConnectorID]] = [:]
     var planes: [DRMPlane] = []
@@ -170,12 +172,17 @@ public final class DRMDisplay: DisplayBackend {
         return ConnectorIdentity(card: cardNumber, connector: connector.id.rawValue, edid: displayIdentities[screen.name].map(Self.match))
     }
 
-    /// New settings: the screens are planned again (only what changed is touched).
+    /// New settings: each screen's settings resolved again from its display as last read (what the rest
+    /// of the kiosk reads at once, also while the session is away and nothing is read), then the screens
+    /// are planned again (only what changed is touched), their displays read again.
     public func reconfigure(_ configuration: KioskConfiguration) {
         self.configuration = configuration
+        screenSettings.resolveAgain(in: configuration)
         reprobe?.delay = Double(configuration.hotplugDebounceMilliseconds) / 1000
         update(log: Logger(label: "kiosk.config"))
     }
+
+    public func settings(of screen: Screen) -> ResolvedScreen { screenSettings[screen.name] }
 
     /// The `Screen` of a connector name, the same object for the life of the process.
     func screen(named name: String) -> Screen {
@@ -224,17 +231,19 @@ public final class DRMDisplay: DisplayBackend {
                 showing[connector.id] = crtc
             }
         }
-        var requests: [String: ModeRequest] = [:]
         var identities: [String: EDID] = [:]
+        for connector in connectors where connector.status == .connected { identities[connector.name] = device.edid(of: connector) }
+        displayIdentities = identities
+        // Once per probe, for every connector: a connected one's with its display's (maybe new) EDID, the
+        // others' by connector name alone. Planning, lighting, the launch screen and the screen read these.
+        screenSettings.resolve(connectors.map { ($0.name, identities[$0.name].map(Self.match)) }, in: configuration)
+        var requests: [String: ModeRequest] = [:]
         for connector in connectors where connector.status == .connected {
-            let edid = device.edid(of: connector)
-            identities[connector.name] = edid
-            let settings = configuration.screen(connector: connector.name, edid: edid.map(Self.match))
+            let settings = screenSettings[connector.name]
             if let mode = settings.mode { requests[connector.name] = mode }
             // The primary may be a label matched by EDID: the connector its display is on now is main.
             if settings.isPrimary { application.preferredMainScreenName = connector.name }
         }
-        displayIdentities = identities
         let connectedScreens = Set(madeScreens.filter(\.isConnected).map(\.name))
         let lit = outputs.mapValues { OutputPlanner.LitOutput(crtc: $0.crtc, name: $0.name) }
         let plan = OutputPlanner.plan(
@@ -281,7 +290,7 @@ public final class DRMDisplay: DisplayBackend {
 
     /// Tells the screen its modes and the mode lit, connecting it when it was not.
     private func present(_ connector: DRMConnector, edid: EDID?, mode: DisplayMode, on screen: Screen, log: Logger) {
-        let settings = configuration.screen(connector: connector.name, edid: edid.map(Self.match))
+        let settings = screenSettings[connector.name]
         screen.rotation = settings.rotation ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
         let modes = connector.modes.map(DisplayMode.init)
         let preferred = connector.preferredModeIndex.map { modes[$0] }

@@ -37,6 +37,10 @@ public final class FBDevDisplay: DisplayBackend {
     private var presentedOnce = false
     /// The console's tty and its mode before we switched it to graphics (so fbcon stops drawing).
     private var console: (fd: Int32, mode: Int32)?
+    /// The screen's settings by its name (a framebuffer has no EDID), resolved once when the backend is
+    /// made for the kiosk and on each reload: fbdev applies none of them itself (one mode, no rotation),
+    /// but power (`idle-timeout`), HDMI-CEC and the pointer's layout read them.
+    private var screenSettings = ScreenSettingsStore()
     private let log = Logger(label: "kiosk.fbdev")
 
     public var drivesDisplays: Bool { true }
@@ -52,6 +56,7 @@ public final class FBDevDisplay: DisplayBackend {
         } catch {
             throw named != nil ? .failed(Self.name, "\(error)") : .unavailable(Self.name, "\(error)")
         }
+        screenSettings.resolve([(screen.name, nil)], in: context.configuration)
         Logger(label: "kiosk.fbdev").notice("using the fbdev backend on \(path)")
         if let launchScreen = context.launchScreen {
             // fbdev has no modeset to show it at: the framebuffer keeps what it shows until the first frame.
@@ -114,8 +119,12 @@ public final class FBDevDisplay: DisplayBackend {
 
     public var screens: [Screen] { [screen] }
 
-    /// fbdev has one screen and one mode: nothing to reconfigure.
-    public func reconfigure(_ configuration: KioskConfiguration) {}
+    /// fbdev has one screen and one mode: only its settings are resolved again.
+    public func reconfigure(_ configuration: KioskConfiguration) {
+        screenSettings.resolve([(screen.name, nil)], in: configuration)
+    }
+
+    public func settings(of screen: Screen) -> ResolvedScreen { screenSettings[screen.name] }
 
     /// Nothing to stop: a framebuffer has no page flips, and it is not opened through the seat.
     public func pause() {}

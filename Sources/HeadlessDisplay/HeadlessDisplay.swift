@@ -41,6 +41,8 @@ public final class HeadlessDisplay: DisplayBackend {
     private let application: Application
     private var configuration: KioskConfiguration
     private var outputs: [Output] = []
+    /// Each screen's settings, resolved once at start and on each reload (by name: memory has no EDID).
+    private var screenSettings = ScreenSettingsStore()
     private let log = Logger(label: "kiosk.headless")
 
     /// The configuration's `headless-screens`, snapshots in its `snapshot-dir` (made when missing).
@@ -107,11 +109,14 @@ public final class HeadlessDisplay: DisplayBackend {
         apply(log: Logger(label: "kiosk.config"))
     }
 
+    public func settings(of screen: Screen) -> ResolvedScreen { screenSettings[screen.name] }
+
     /// Brings each screen to what the configuration says: its mode (or off) and rotation; the primary.
     private func apply(log: Logger) {
+        screenSettings.resolve(outputs.map { ($0.spec.name, nil) }, in: configuration)
         for output in outputs {
             let spec = output.spec, screen = output.screen
-            let settings = configuration.screen(connector: spec.name)
+            let settings = screenSettings[spec.name]
             if settings.isPrimary { application.preferredMainScreenName = spec.name }
             let mode: DisplayMode
             switch settings.mode {

@@ -29,8 +29,15 @@ public protocol DisplayBackend: ScreenDriver, FrameOutput {
     /// Every screen this backend made, connected or not, each the same object for the life of the process.
     var screens: [Screen] { get }
 
-    /// New settings (a reload): modes, rotation, the primary screen, debounce; other screens are left alone.
+    /// New settings (a reload): each screen's settings resolved again (`settings(of:)`), then modes,
+    /// rotation, the primary screen, debounce; other screens are left alone.
     func reconfigure(_ configuration: KioskConfiguration)
+
+    /// What the configuration says about `screen` (`[screens.NAME]`, `--mode`, ...), as this backend
+    /// resolved it once when it last read the screen's display or had a reload (`ScreenSettingsStore`): by
+    /// its connector name and, where the backend reads one, its display's EDID identity. The rest of the
+    /// kiosk (power, HDMI-CEC, the pointer's layout, touch rules) reads this rather than resolving it again.
+    func settings(of screen: Screen) -> ResolvedScreen
 
     /// The session went away (VT switch): stop showing frames. Called before the seat's disable is acknowledged.
     func pause()

@@ -143,17 +143,18 @@ public struct ResolvedScreen: Sendable, Equatable {
 
 extension KioskConfiguration {
     /// The connector a screen reference (a touch rule's `screen`) stands for among the displays connected
-    /// now: itself when it is a connector name, else the first display a label of the file matches by EDID;
-    /// nil when no connected display has that label.
-    public func connector(
-        for reference: String, among displays: [(connector: String, edid: ScreenConfiguration.EDIDMatch?)]
-    ) -> String? {
+    /// now, each with the settings its backend resolved for it: itself when it is a connector name, else the
+    /// first display a label of the file matches by EDID (`ResolvedScreen.labels`); nil when no connected
+    /// display has that label.
+    public static func connector(for reference: String, among displays: [(connector: String, settings: ResolvedScreen)]) -> String? {
         if ConnectorName.isValid(reference) { return reference }
-        return displays.first { screen(connector: $0.connector, edid: $0.edid).labels.contains(reference) }?.connector
+        return displays.first { $0.settings.labels.contains(reference) }?.connector
     }
 
     /// The settings for the display on `connector`, whose EDID identity is `edid` (nil: none read): each of
-    /// `screenSettings` resolved from the entries that match the display.
+    /// `screenSettings` resolved from the entries that match the display. A display backend resolves them
+    /// once each time it reads the display and on a reload (`ScreenSettingsStore`, in KioskBackend), and the
+    /// rest of the kiosk reads what it resolved.
     public func screen(connector: String, edid: ScreenConfiguration.EDIDMatch? = nil) -> ResolvedScreen {
         let matching = screens.filter { $0.matches(connector: connector, make: edid?.make, model: edid?.model, serial: edid?.serial) }
         var resolved = ResolvedScreen()

@@ -76,12 +76,14 @@ extension KioskRuntime {
         application.preferredMainScreenName = loaded.primary
         applyKeyboard(loaded)
         power?.idleTimeout = TimeInterval(loaded.idleTimeoutSeconds)
-        power?.screenIdleTimeout = screenIdleTimeouts(loaded)
         power?.power = loaded.power
-        cec?.reconfigure(loaded)
         power?.dimBrightness = loaded.dimBrightness
         power?.dimAfter = TimeInterval(loaded.dimAfterSeconds)
+        // The backend resolves each screen's settings again first: HDMI-CEC's adapters and the screens' own
+        // idle timeouts are read from what it resolved.
         display?.reconfigure(loaded)
+        power?.screenSettingsChanged()
+        cec?.reconfigure(loaded)
         router?.reconfigure(loaded)
         let applied = changes.filter { $0.reload == .live }.map(\.key)
         let restart = changes.filter { $0.reload == .restart }.map(\.key)

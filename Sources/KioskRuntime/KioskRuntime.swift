@@ -199,7 +199,7 @@ public final class KioskRuntime {
         power = PowerManager(
             application: application, idleTimeout: TimeInterval(configuration.idleTimeoutSeconds),
             dimAfter: TimeInterval(configuration.dimAfterSeconds), dimBrightness: configuration.dimBrightness, power: configuration.power)
-        power?.screenIdleTimeout = screenIdleTimeouts(configuration)
+        power?.screenIdleTimeout = screenIdleTimeouts()
         do {
             wallClockWatch = try WallClockWatch { [weak self] in self?.power?.wallClockWasSet() }
         } catch {
@@ -302,17 +302,19 @@ public final class KioskRuntime {
 
     private func startInput() {
         guard let display, input == nil else { return }
-        let router = InputRouter(application: application, configuration: configuration) { [weak self] name in
-            // A touch rule's screen: a connector name, else a label of the file matched by EDID, looked for
-            // only then (this runs at every mapping decision, and for a label at every touch-down).
+        let router = InputRouter(application: application, configuration: configuration) { [weak display] name in
+            // A touch rule's screen: a connector name, else a label of the file matched by EDID (the labels
+            // the backend resolved for each display), looked for only then (this runs at every mapping
+            // decision, and for a label at every touch-down).
+            guard let display else { return nil }
             if let screen = display.screens.first(where: { $0.name == name }) { return screen }
-            let connected = display.screens.filter(\.isConnected).map { ($0.name, display.connectorIdentity(of: $0)?.edid) }
-            guard let connector = self?.configuration.connector(for: name, among: connected) else { return nil }
+            let connected = display.screens.filter(\.isConnected).map { ($0.name, display.settings(of: $0)) }
+            guard let connector = KioskConfiguration.connector(for: name, among: connected) else { return nil }
             return display.screens.first { $0.name == connector }
         }
         router.calibrationOff = calibrationOff
-        router.screenPosition = { [weak self] screen in
-            guard let self, let position = self.settings(of: screen, in: self.configuration).position else { return nil }
+        router.screenPosition = { [weak display] screen in
+            guard let position = display?.settings(of: screen).position else { return nil }
             return Point(x: Double(position.x), y: Double(position.y))
         }
         do {
@@ -352,15 +354,10 @@ public final class KioskRuntime {
     /// The device of the last touch-down.
     public var lastTouchDevice: InputDeviceInfo? { router?.lastTouchDevice }
 
-    /// What `configuration` says about `screen`: found by its connector name and, where the backend reads
-    /// one, by its display's EDID identity.
-    private func settings(of screen: Screen, in configuration: KioskConfiguration) -> ResolvedScreen {
-        configuration.screen(connector: screen.name, edid: display?.connectorIdentity(of: screen)?.edid)
-    }
-
-    /// Each screen's own `idle-timeout` in `configuration`, found like its other settings (`settings(of:in:)`).
-    func screenIdleTimeouts(_ configuration: KioskConfiguration) -> @MainActor (Screen) -> TimeInterval? {
-        { [weak self] screen in self?.settings(of: screen, in: configuration).idleTimeoutSeconds.map(TimeInterval.init) }
+    /// Each screen's own `idle-timeout`, as the display backend resolved its settings (a reload resolves
+    /// them again: `power.screenSettingsChanged()` then restarts the timers whose timeout changed).
+    func screenIdleTimeouts() -> @MainActor (Screen) -> TimeInterval? {
+        { [weak self] screen in self?.display?.settings(of: screen).idleTimeoutSeconds.map(TimeInterval.init) }
     }
 
     /// What `systemctl status` shows: the screens and their modes, and a fallback to headless first.

@@ -24,7 +24,8 @@ final class PowerManager {
         didSet { if idleTimeout != oldValue { restartChangedIdleTimers() } }
     }
     /// A screen's own idle timeout (`[screens.NAME] idle-timeout`; 0 never), nil: `idleTimeout`. The runtime
-    /// resolves it from the configuration by connector name and EDID; set again on reload.
+    /// reads it from the settings the display backend resolved for the screen; a reload that resolved them
+    /// again calls `screenSettingsChanged()`.
     var screenIdleTimeout: @MainActor (Screen) -> TimeInterval? = { _ in nil } {
         didSet { restartChangedIdleTimers() }
     }
@@ -155,6 +156,10 @@ final class PowerManager {
         guard timeout > 0 else { return }
         scheduleOff(screen, in: timeout)
     }
+
+    /// The screens' settings were resolved again (a reload): the timers of the screens whose own idle
+    /// timeout changed start again.
+    func screenSettingsChanged() { restartChangedIdleTimers() }
 
     private func restartChangedIdleTimers() {
         for screen in application.connectedScreens where timeoutsInUse[ObjectIdentifier(screen)] != idleTimeout(of: screen) {

@@ -22,6 +22,10 @@ struct CECControllerTests {
         let controller: CECController
         let tv: Screen
         let monitor: Screen
+        /// The screens' settings as the display backend would resolve them (by name: the twin reads no
+        /// EDID), which the controller reads.
+        final class Settings { var store = ScreenSettingsStore() }
+        let settings = Settings()
 
         init(_ adapters: [InMemoryCECAdapter], configuration: KioskConfiguration = KioskConfiguration()) {
             application.clock = clock
@@ -32,9 +36,12 @@ struct CECControllerTests {
             let ids = ["HDMI-A-1": UInt32(34), "HDMI-A-2": 41]
             var opened: [String] = []
             let twins = self.adapters
+            let settings = self.settings
+            settings.store.resolve([("HDMI-A-1", nil), ("HDMI-A-2", nil)], in: configuration)
             controller = CECController(
                 application: application, configuration: configuration,
                 connectorOf: { screen in ids[screen.name].map { ConnectorIdentity(card: 0, connector: $0) } },
+                settingsOf: { screen in settings.store[screen.name] },
                 nodes: { twins.keys.sorted() },
                 open: { path throws(CECError) in
                     guard let twin = twins[path] else { throw CECError(operation: "open", errno: 2, detail: path) }
@@ -44,6 +51,13 @@ struct CECControllerTests {
             controller.transmissionObserver = { [unowned self] in transmissions.append($0) }
             controller.start()
             self.opened = opened
+        }
+
+        /// A reload as the runtime does it: the backend resolves the screens' settings again, then the
+        /// controller is told.
+        func reconfigure(_ configuration: KioskConfiguration) {
+            settings.store.resolveAgain(in: configuration)
+            controller.reconfigure(configuration)
         }
 
         func power(_ screen: Screen, _ state: Screen.PowerState, _ reason: String) {
@@ -90,7 +104,7 @@ struct CECControllerTests {
         #expect(bed.bytes("/dev/cec0").isEmpty)
         var configuration = KioskConfiguration()
         configuration.cecOnIdle = true
-        bed.controller.reconfigure(configuration)
+        bed.reconfigure(configuration)
         bed.power(bed.tv, .off, "idle for 300 s")
         // The touch that wakes the screen wakes the TV it sent to standby.
         bed.power(bed.tv, .on, "input")
@@ -131,7 +145,28 @@ struct CECControllerTests {
         #expect(bed.adapters["/dev/cec0"]!.isClosed)
         // A reload that sets HDMI-A-1 back to auto finds its adapter.
         configuration.screens[1].cec = nil
-        bed.controller.reconfigure(configuration)
+        bed.reconfigure(configuration)
+        #expect(bed.controller.adapterPath(for: bed.tv) == "/dev/cec0")
+    }
+
+    /// The adapter is the one the display backend's resolved settings name (`settingsOf`), not what the
+    /// configuration handed to the controller says: a screen's settings are resolved once, by the backend.
+    @Test func theBackendsResolvedSettingsNameTheAdapter() throws {
+        let usb = InMemoryCECAdapter(path: "/dev/cec2")
+        let bed = Bed([Self.tied("/dev/cec0", 34), usb])
+        #expect(bed.controller.adapterPath(for: bed.tv) == "/dev/cec0")
+        var configuration = KioskConfiguration()
+        configuration.screens = [ScreenConfiguration(name: "HDMI-A-1", edid: .init(make: "SAM"))]
+        configuration.screens[0].cec = .device("/dev/cec2")
+        // The backend read the Samsung on HDMI-A-1; the controller is told of the reload with a
+        // configuration it could not match by EDID itself.
+        bed.settings.store.resolve([("HDMI-A-1", .init(make: "SAM", model: "SAMSUNG"))], in: configuration)
+        bed.controller.reconfigure(KioskConfiguration())
+        #expect(bed.controller.adapterPath(for: bed.tv) == "/dev/cec2")
+        // Another display on HDMI-A-1 (a hotplug with another EDID): the backend resolves auto again.
+        bed.settings.store.resolve([("HDMI-A-1", .init(make: "DEL"))], in: configuration)
+        bed.backend.disconnect("HDMI-A-1")
+        bed.backend.connect("HDMI-A-1", modes: [Screen.Mode(width: 1920, height: 1080, refreshRate: 60)])
         #expect(bed.controller.adapterPath(for: bed.tv) == "/dev/cec0")
     }
 
@@ -237,7 +272,7 @@ struct CECControllerTests {
         var configuration = KioskConfiguration()
         configuration.screens = [ScreenConfiguration(name: "HDMI-A-1")]
         configuration.screens[0].cec = .off
-        bed.controller.reconfigure(configuration)
+        bed.reconfigure(configuration)
         #expect(adapter.isClosed && !bed.controller.wakeDisconnected("HDMI-A-1", reason: "schedule"))
     }
 

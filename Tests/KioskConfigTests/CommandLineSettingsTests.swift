@@ -94,9 +94,11 @@ import Testing
             ("DSI-1", nil), ("HDMI-A-1", .init(make: "DEL")), ("HDMI-A-2", .init(make: "SAM", model: "SAMSUNG")),
         ]
         #expect(parsed.screen(connector: "HDMI-A-2", edid: displays[2].edid).labels == ["lobby-tv"])
-        #expect(parsed.connector(for: "lobby-tv", among: displays) == "HDMI-A-2")
-        #expect(parsed.connector(for: "lobby-tv", among: Array(displays.prefix(2))) == nil)
-        #expect(parsed.connector(for: "DSI-1", among: []) == "DSI-1")
+        // As a backend resolved them, once for each display.
+        let resolved = displays.map { (connector: $0.connector, settings: parsed.screen(connector: $0.connector, edid: $0.edid)) }
+        #expect(KioskConfiguration.connector(for: "lobby-tv", among: resolved) == "HDMI-A-2")
+        #expect(KioskConfiguration.connector(for: "lobby-tv", among: Array(resolved.prefix(2))) == nil)
+        #expect(KioskConfiguration.connector(for: "DSI-1", among: []) == "DSI-1")
         #expect(parsed.touch.first?.screen == "lobby-tv")
     }
 
