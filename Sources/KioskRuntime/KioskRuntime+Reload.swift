@@ -111,9 +111,11 @@ extension KioskRuntime {
     nonisolated static func changes(from old: KioskConfiguration, to new: KioskConfiguration) -> [Change] {
         var changes = KioskConfiguration.settings.filter { $0.value(in: old) != $0.value(in: new) }.map { ($0.key, $0.reload) }
         // What the settings' spelling does not show: whole screen sections (EDID, position), calibrations.
-        // Where an entry was written is no setting: moved lines or edited comments change nothing.
+        // Where an entry was written is no setting: moved lines or edited comments change nothing. A
+        // per-screen setting with a flag is reported by its own key (`screenFlag`).
+        let screenFlags = KioskConfiguration.screenSettings.filter { $0.flag != nil }.map(\.key)
         if old.screens.map(\.ignoringWhereWritten) != new.screens.map(\.ignoringWhereWritten),
-            !changes.contains(where: { ["mode", "rotation", "backlight"].contains($0.0) })
+            !changes.contains(where: { screenFlags.contains($0.0) })
         {
             changes.append(("screens", .live))
         }

@@ -124,6 +124,14 @@ import Testing
         new = old
         new.touch[0].calibration = [1, 0, 0, 0, 1, 0]
         #expect(KioskRuntime.changes(from: old, to: new).map(\.key) == ["touch"])
+        // A per-screen setting with a flag is reported by its key; the rest of a screen's table as screens.
+        old.screens = [ScreenConfiguration(name: "HDMI-A-1")]
+        new = old
+        new.screens[0].cec = .off
+        #expect(KioskRuntime.changes(from: old, to: new).map(\.key) == ["cec"])
+        new = old
+        new.screens[0].position = ScreenConfiguration.Position(x: 0, y: 0)
+        #expect(KioskRuntime.changes(from: old, to: new).map(\.key) == ["screens"])
     }
 
     /// A file edited only in its comments and layout changes nothing (every section had moved a line
