@@ -261,7 +261,9 @@ def check_the_cursor_moves_on_its_plane_composing_nothing(guest):
     moves = [e for e in trace if e["event"] == "planes"][planes_before:]
     # The demo's clock still ticks (a frame a second); a composed cursor would add a frame per move (ten).
     expect(len(frames) <= int(elapsed) + 2, f"{len(frames)} frames in {elapsed:.1f} s of cursor moves: {frames[-4:]}")
-    expect(moves and all(f"cursor {plane}" in e["planes"] for e in moves), moves[-3:])
+    # (Under load the checks can outlast `auto`'s 3 s: the cursor then hides, a planes line with no plane.)
+    shown = [e for e in moves if e["planes"]]
+    expect(shown and all(f"cursor {plane}" in e["planes"] for e in shown), moves[-3:])
 
 
 def move_tablet(guest, x, y):
