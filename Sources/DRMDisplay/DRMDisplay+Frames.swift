@@ -21,6 +21,16 @@ extension DRMDisplay {
     /// is turned off in it.
     public func present(_ buffer: FrameBuffer?, for screen: Screen, damage: Region, planes: [PlaneLayer]) {
         guard let output = output(for: screen) else { return }
+        guard buffer != nil || !isPaused else {
+            // Planes moved while the session is away (no master): shown again, whole, when it is back.
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    self.compositor?.setNeedsFullRepaint(screen)
+                    self.compositor?.framePresented(on: screen)
+                }
+            }
+            return
+        }
         var index: Int?
         if let buffer {
             guard let shown = output.bitmaps.firstIndex(where: { $0 === buffer.bitmap }) else { return }
