@@ -1,3 +1,4 @@
+import KioskTesting
 import Testing
 
 @testable import KioskKit
@@ -76,5 +77,22 @@ struct HitTestWindowsTests {
         }
         #expect(gone == nil)
         #expect(bed.app.hitTest(Point(x: 10, y: 10), on: Screen.main)?.0.identifier == "back")
+    }
+
+    /// Nor does the screen keep its windows, which keep their screen: a window shown on it goes with its
+    /// application, though the display backend keeps the screen.
+    @Test func theScreenDoesNotKeepItsWindows() {
+        let backend = InMemoryDisplayBackend()
+        weak var gone: Window?
+        do {
+            let app = Application.reset()
+            backend.connect("HDMI-A-1", modes: Modes.standard)
+            let window = Window(screen: Screen.main)
+            window.makeKeyAndVisible()
+            gone = window
+            #expect(app.hitTest(Point(x: 10, y: 10), on: Screen.main)?.0 === window)
+        }
+        Application.reset()
+        #expect(gone == nil && backend.screensByName["HDMI-A-1"] != nil)
     }
 }

@@ -65,14 +65,14 @@ extension Application {
     /// stock `hitTest` is sure to turn every touch down (not interactive, or alpha under 0.01). A window of a
     /// class of its own is kept whatever its flags: its `hitTest` may take touches all the same.
     private func hitTestWindows(on screen: Screen) -> HitTestWindows {
-        if let windows = screen.hitTestWindows { return windows }
+        for list in hitTestLists where list.screen === screen { return list.windows }
         var front: HitTestWindows.Link?
         for window in windows where !window.isHidden && window.screen === screen {
             if window.hitTestsWithinFrame, !window.isUserInteractionEnabled || window.alpha < 0.01 { continue }
             front = HitTestWindows.Link(window, next: front)
         }
         let found = HitTestWindows(front: front)
-        screen.hitTestWindows = found
+        hitTestLists.append((screen, found))
         return found
     }
 
@@ -140,7 +140,7 @@ extension Application {
     }
 }
 
-/// A screen's windows for hit testing (`Screen.hitTestWindows`), front to back, as a chain of links that
+/// A screen's windows for hit testing (`Application.hitTestLists`), front to back, as a chain of links that
 /// never change: the search follows their `let` properties, so each window is lent to it rather than
 /// retained. A window's retain and release take the slow path (its subviews' `superview` references are
 /// weak), and in a loop over an array they were a fifth of a search through 100 windows.

@@ -272,11 +272,16 @@ public final class Application: Responder {
         hitTestingDidChange()
     }
 
+    /// The windows a touch on each screen may reach, front to back (`hitTest(_:on:with:)`), made at the
+    /// screen's first touch. Here rather than on the screens: a screen holding its windows, which hold their
+    /// screen, would never be freed.
+    var hitTestLists: [(screen: Screen, windows: HitTestWindows)] = []
+
     /// Which windows a touch may reach changed (stacking, visibility, a window's screen, interaction or
-    /// alpha): each screen's list (`Screen.hitTestWindows`) is made again at its next touch. Dropped now, not
-    /// then: the lists hold their windows strongly, and a hidden window must go when its owner lets it go.
+    /// alpha): each screen's list is made again at its next touch. Dropped now, not then: the lists hold their
+    /// windows strongly, and a hidden window must go when its owner lets it go.
     func hitTestingDidChange() {
-        for screen in registeredScreens { screen.hitTestWindows = nil }
+        if !hitTestLists.isEmpty { hitTestLists.removeAll() }
     }
 
     private var liveWindows: [Window] {

@@ -32,9 +32,6 @@ public final class Screen {
     }
     /// Applies modes for real; nil for screens that only exist in the model (the placeholder, tests).
     public private(set) weak var driver: (any ScreenDriver)?
-    /// The windows a touch here may reach, front to back (`Application.hitTest`); nil until a touch needs
-    /// them and after the windows change (`Application.hitTestingDidChange`).
-    var hitTestWindows: HitTestWindows?
 
     /// A screen for `name` driven by `driver`. It is not connected until `connect(...)`.
     public init(name: String, driver: (any ScreenDriver)?) {
