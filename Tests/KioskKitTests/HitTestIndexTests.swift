@@ -89,6 +89,42 @@ struct HitTestIndexTests {
         #expect(root.hitTest(Point(x: 400, y: 250), with: nil) === Self.walked(root, Point(x: 400, y: 250)))
     }
 
+    /// A subview whose `hitTest` changes the tree in the middle of a query (moves a view behind it under the
+    /// point, removes another and itself): the subviews behind it are asked as the plain walk asks them, in
+    /// the list as it was, and the grid and the removed views stay alive until the query is over.
+    @Test func aHitTestThatChangesTheTreeMidwayAnswersAsTheWalk() {
+        final class Meddler: View {
+            var armed = false
+            override func hitTest(_ point: Point, with event: Event?) -> View? {
+                guard armed, let superview else { return nil }
+                superview.subviews[3].center = Point(x: 405, y: 405)
+                superview.subviews[5].removeFromSuperview()
+                removeFromSuperview()
+                return nil
+            }
+        }
+        func make() -> View {
+            let root = View(frame: Rect(x: 0, y: 0, width: 800, height: 800))
+            root.identifier = "root"
+            for index in 0..<40 {
+                let tile = View(frame: Rect(x: Double(index) * 20, y: 0, width: 20, height: 20))
+                tile.identifier = "tile \(index)"
+                root.addSubview(tile)
+            }
+            root.addSubview(Meddler(frame: Rect(x: 400, y: 400, width: 10, height: 10)))
+            return root
+        }
+        Application.reset()
+        let point = Point(x: 405, y: 405)
+        let indexed = make(), walked = make()
+        #expect(indexed.hitTest(Point(x: 1, y: 1), with: nil)?.identifier == "tile 0" && indexed.hitTestIndex != nil)
+        for root in [indexed, walked] { (root.subviews.last as? Meddler)?.armed = true }
+        let hit = indexed.hitTest(point, with: nil)
+        #expect(hit?.identifier == "tile 3")
+        #expect(hit?.identifier == Self.walked(walked, point)?.identifier)
+        #expect(indexed.subviews.count == 39 && indexed.hitTest(point, with: nil)?.identifier == "tile 3")
+    }
+
     /// The grid follows each change of a subview's place or of the list of subviews.
     @Test func changesDropTheGrid() {
         Application.reset()

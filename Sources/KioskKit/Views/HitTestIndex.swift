@@ -3,10 +3,11 @@
 /// box, or a box over much of the grid). Made when a hit test first needs it, dropped when a subview's
 /// geometry or the list of subviews changes (`invalidateSuperviewHitTestIndex`, `View.subviews`).
 ///
-/// Its tables are plain memory, read without the bounds checks and retains of Swift arrays: a query runs
-/// for every window a touch passes through. It holds the subviews it was made from (`views`), so a subview
-/// that an override's `hitTest` removes during a query is still there to be asked, as in the plain walk,
-/// which walks a copy of the list.
+/// Its tables are plain memory, read without the bounds checks and retains of Swift arrays, and its
+/// subviews are lent to the query rather than retained: a query runs for every window a touch passes
+/// through, and each retain and release is an atomic operation. It holds the subviews it was made from
+/// (`views`), so a subview that an override's `hitTest` removes during a query is still alive and asked, as
+/// in the plain walk, which walks a copy of the list.
 final class HitTestIndex {
     /// Fewer subviews than this are walked one by one: the grid would cost more than it saves.
     static let minimumSubviews = 32
@@ -22,8 +23,10 @@ final class HitTestIndex {
         }
     }
 
-    /// The subviews the index was made from, in their order.
+    /// The subviews the index was made from, in their order, and the same lent to the queries without
+    /// retaining them (`lend`), as `views` keeps them alive.
     private let views: [View]
+    private let lent: UnsafeMutableBufferPointer<Unmanaged<View>>
     /// Each subview's box, by its index among the subviews.
     private let boxes: UnsafeMutableBufferPointer<Box>
     /// The grid's extent (the union of the gridded boxes) and cells per point on each axis.
@@ -35,9 +38,13 @@ final class HitTestIndex {
     private let entries: UnsafeMutableBufferPointer<Int32>
     /// Subviews asked for every point, in increasing order.
     private let everywhere: UnsafeMutableBufferPointer<Int32>
+    /// The view dropped this grid (`View.retireHitTestIndex`): a subview or the list changed, perhaps in the
+    /// middle of a query, by a subview's own `hitTest`.
+    var isRetired = false
 
     @MainActor init(_ subviews: [View]) {
         views = subviews
+        lent = Self.copy(subviews.map { Unmanaged.passUnretained($0) })
         var boxes = [Box](repeating: .everywhere, count: subviews.count)
         var gridded: [Int] = []
         var everywhere: [Int32] = []
@@ -102,6 +109,7 @@ final class HitTestIndex {
     }
 
     deinit {
+        lent.deallocate()
         boxes.deallocate()
         starts.deallocate()
         entries.deallocate()
@@ -152,9 +160,20 @@ final class HitTestIndex {
                 return nil
             }
             guard boxes[index].contains(point) else { continue }
-            let subview = views[index]
-            if let hit = subview.hitTest(subview.convertFromSuperview(point), with: event) { return hit }
+            let hit = lend(lent[index]) { subview in subview.hitTest(subview.convertFromSuperview(point), with: event) }
+            if let hit { return hit }
+            // That subview's `hitTest` changed the tree: the boxes may be stale, so the subviews behind it are
+            // asked one by one, as the plain walk would go on through its copy of the list.
+            if isRetired { return askAll(below: index, point, with: event) }
         }
+    }
+
+    @MainActor private func askAll(below end: Int, _ point: Point, with event: Event?) -> View? {
+        for index in (0..<end).reversed() {
+            let hit = lend(lent[index]) { subview in subview.hitTest(subview.convertFromSuperview(point), with: event) }
+            if let hit { return hit }
+        }
+        return nil
     }
 
     /// The subviews `hitTest` would ask for `point`, front to back (for tests).
@@ -162,4 +181,12 @@ final class HitTestIndex {
         let indices = Array(entries[cellEntries(at: point)]) + Array(everywhere)
         return indices.map { Int($0) }.sorted(by: >).filter { boxes[$0].contains(point) }
     }
+}
+
+/// `body` with `reference`'s object, neither retained nor released: for an object something else keeps
+/// alive throughout. Through this function rather than `_withUnsafeGuaranteedRef` directly, which would add
+/// a dynamic main-actor check to each main-actor closure passed to it (the standard library is not built in
+/// Swift 6 mode), as costly as the retain it saves.
+@inline(__always) func lend<Object: AnyObject, Result>(_ reference: Unmanaged<Object>, _ body: (Object) -> Result) -> Result {
+    reference._withUnsafeGuaranteedRef(body)
 }

@@ -17,11 +17,13 @@ extension View {
     func hitTestSubviews(_ point: Point, with event: Event?) -> View? {
         // A NaN or infinite point cannot be placed in a cell; the plain walk answers it as it always did.
         let placeable = point.x.isFinite && point.y.isFinite
-        if placeable, let index = hitTestIndex, View.usesHitTestIndex { return index.hitTest(point, with: event) }
+        // Unmanaged from the start: a binding of the grid itself would be retained until the query ends.
+        if placeable, View.usesHitTestIndex, let index = hitTestIndex.map(Unmanaged.passUnretained) {
+            return Self.query(index, point, with: event)
+        }
         if placeable, subviews.count >= HitTestIndex.minimumSubviews, View.usesHitTestIndex {
-            let index = HitTestIndex(subviews)
-            hitTestIndex = index
-            return index.hitTest(point, with: event)
+            hitTestIndex = HitTestIndex(subviews)
+            return hitTestIndex.map(Unmanaged.passUnretained).flatMap { Self.query($0, point, with: event) }
         }
         for subview in subviews.reversed() {
             // Straight into the subview's coordinates, not through the window: this runs for every view
@@ -29,6 +31,41 @@ extension View {
             if let hit = subview.hitTest(subview.convertFromSuperview(point), with: event) { return hit }
         }
         return nil
+    }
+
+    /// Queries of grids under way, nested (a window's grid asks a subview, which asks its own); while any
+    /// runs, a grid that is dropped waits in `retiredHitTestIndexes` until the outermost one ends.
+    /// (Main-actor state, never held inout across a call: unchecked, as the dynamic check cost more than
+    /// the counting.)
+    @exclusivity(unchecked) private static var hitTestQueries = 0
+    @exclusivity(unchecked) private static var retiredHitTestIndexes: [HitTestIndex] = []
+    @exclusivity(unchecked) private static var hasRetiredHitTestIndexes = false
+
+    /// `index`'s answer, with the index lent to the query rather than retained (an atomic retain and
+    /// release for every window a touch passes through): a subview's `hitTest` that changes the tree drops
+    /// the grid (`hitTestIndex = nil`), which then stays alive, retired, until no query is under way.
+    @inline(__always) private static func query(_ index: Unmanaged<HitTestIndex>, _ point: Point, with event: Event?) -> View? {
+        hitTestQueries += 1
+        defer {
+            hitTestQueries -= 1
+            // A flag, not the array's `isEmpty`: the array is made lazily, and checking that cost a call a query.
+            if hitTestQueries == 0, hasRetiredHitTestIndexes {
+                retiredHitTestIndexes.removeAll()
+                hasRetiredHitTestIndexes = false
+            }
+        }
+        return lend(index) { index in index.hitTest(point, with: event) }
+    }
+
+    /// The grid is about to be dropped or replaced: a query under way in it asks the rest of its subviews
+    /// one by one (its boxes may be stale), and it is kept until the query ends.
+    func retireHitTestIndex() {
+        guard let hitTestIndex else { return }
+        hitTestIndex.isRetired = true
+        if View.hitTestQueries > 0 {
+            View.retiredHitTestIndexes.append(hitTestIndex)
+            View.hasRetiredHitTestIndexes = true
+        }
     }
 
     /// A subview's frame or the list of subviews changed: the grid is made again at the next touch.

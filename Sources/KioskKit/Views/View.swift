@@ -464,7 +464,9 @@ open class View: Responder {
 
     /// The grid of the subviews' frames `hitTestSubviews` goes through (View+HitTesting.swift); nil until a
     /// hit test needs it, and after any change to it.
-    @exclusivity(unchecked) var hitTestIndex: HitTestIndex?
+    @exclusivity(unchecked) final var hitTestIndex: HitTestIndex? {
+        willSet { retireHitTestIndex() }
+    }
 
     /// `point` from the superview's coordinates (a window's: the screen's) into this view's; without a
     /// transform a translation, with no matrix to invert (hit tests run it for every view they visit).
