@@ -15,9 +15,6 @@ final class HitTestIndex {
     struct Box {
         var minX, minY, maxX, maxY: Double
 
-        /// The box of a subview that is asked for every point.
-        static let everywhere = Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
-
         func contains(_ point: Point) -> Bool {
             point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
         }
@@ -43,19 +40,29 @@ final class HitTestIndex {
     var isRetired = false
 
     @MainActor init(_ subviews: [View]) {
+        // Plain loops into plain memory: `map` and `contains(where:)` would check at each call that their
+        // main-actor closure runs on the main actor, and arrays of ranges and their bounds checks were most
+        // of a grid's making (it is made again after every change to a subview's place).
+        let count = subviews.count
         views = subviews
-        lent = Self.copy(subviews.map { Unmanaged.passUnretained($0) })
-        var boxes = [Box](repeating: .everywhere, count: subviews.count)
-        var gridded: [Int] = []
+        lent = .allocate(capacity: count)
+        let boxes = UnsafeMutableBufferPointer<Box>.allocate(capacity: count)
+        var gridded: [Int32] = []
+        gridded.reserveCapacity(count)
         var everywhere: [Int32] = []
+        // The box of a subview asked for every point.
+        let anywhere = Box(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
         var extent = Box(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
-        for (index, subview) in subviews.enumerated() {
+        for index in 0..<count {
+            let subview = subviews[index]
+            (lent.baseAddress! + index).initialize(to: .passUnretained(subview))
             guard let box = subview.hitTestBox else {
+                (boxes.baseAddress! + index).initialize(to: anywhere)
                 everywhere.append(Int32(index))
                 continue
             }
-            boxes[index] = box
-            gridded.append(index)
+            (boxes.baseAddress! + index).initialize(to: box)
+            gridded.append(Int32(index))
             extent = Box(
                 minX: min(extent.minX, box.minX), minY: min(extent.minY, box.minY), maxX: max(extent.maxX, box.maxX),
                 maxY: max(extent.maxY, box.maxY))
@@ -67,33 +74,46 @@ final class HitTestIndex {
         let rows = gridded.isEmpty ? 1 : min(max(Int((wanted / Double(columns)).rounded(.up)), 1), 1024)
         let scaleX = gridded.isEmpty ? 0 : Double(columns) / width
         let scaleY = gridded.isEmpty ? 0 : Double(rows) / height
+        let cells = columns * rows
         // A box over more than an eighth of the cells is cheaper to check for every point than to list in them.
-        let largest = max(16, columns * rows / 8)
-        var counts = [Int32](repeating: 0, count: columns * rows)
-        var listed: [(index: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>)] = []
-        listed.reserveCapacity(gridded.count)
+        let largest = max(16, cells / 8)
+        // Each listed subview, its first and last column and row; then, per cell, where its next entry goes.
+        let spans = UnsafeMutableBufferPointer<Int32>.allocate(capacity: gridded.count * 5)
+        defer { spans.deallocate() }
+        let starts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: cells + 1)
+        starts.initialize(repeating: 0)
+        var listed = 0
         for index in gridded {
-            let box = boxes[index]
-            let spanX = Self.cells(box.minX...box.maxX, from: extent.minX, scale: scaleX, count: columns)
-            let spanY = Self.cells(box.minY...box.maxY, from: extent.minY, scale: scaleY, count: rows)
-            if spanX.count * spanY.count > largest {
-                everywhere.append(Int32(index))
+            let box = boxes[Int(index)]
+            let column0 = Self.cell(box.minX, from: extent.minX, scale: scaleX, count: columns)
+            let column1 = Self.cell(box.maxX, from: extent.minX, scale: scaleX, count: columns)
+            let row0 = Self.cell(box.minY, from: extent.minY, scale: scaleY, count: rows)
+            let row1 = Self.cell(box.maxY, from: extent.minY, scale: scaleY, count: rows)
+            if (column1 - column0 + 1) * (row1 - row0 + 1) > largest {
+                everywhere.append(index)
                 continue
             }
-            listed.append((index, spanX, spanY))
-            for row in spanY { for column in spanX { counts[row * columns + column] += 1 } }
+            spans[listed * 5] = index
+            spans[listed * 5 + 1] = Int32(column0)
+            spans[listed * 5 + 2] = Int32(column1)
+            spans[listed * 5 + 3] = Int32(row0)
+            spans[listed * 5 + 4] = Int32(row1)
+            listed += 1
+            // Counted one cell ahead, so that the sums below leave each cell's start in its place.
+            for row in row0...row1 { for column in column0...column1 { starts[row * columns + column + 1] &+= 1 } }
         }
-        var starts = [Int32](repeating: 0, count: columns * rows + 1)
-        for cell in 0..<columns * rows { starts[cell + 1] = starts[cell] + counts[cell] }
-        var entries = [Int32](repeating: 0, count: Int(starts[columns * rows]))
-        var next = starts
+        for cell in 0..<cells { starts[cell + 1] &+= starts[cell] }
+        let entries = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Int(starts[cells]))
+        let next = UnsafeMutableBufferPointer<Int32>.allocate(capacity: cells)
+        defer { next.deallocate() }
+        _ = next.initialize(from: starts[0..<cells])
         // In increasing subview order, so each cell's list is sorted back to front.
-        for (index, spanX, spanY) in listed {
-            for row in spanY {
-                for column in spanX {
+        for item in 0..<listed {
+            for row in Int(spans[item * 5 + 3])...Int(spans[item * 5 + 4]) {
+                for column in Int(spans[item * 5 + 1])...Int(spans[item * 5 + 2]) {
                     let cell = row * columns + column
-                    entries[Int(next[cell])] = Int32(index)
-                    next[cell] += 1
+                    entries[Int(next[cell])] = spans[item * 5]
+                    next[cell] &+= 1
                 }
             }
         }
@@ -102,9 +122,9 @@ final class HitTestIndex {
         self.scaleX = scaleX
         self.scaleY = scaleY
         self.extent = extent
-        self.boxes = Self.copy(boxes)
-        self.starts = Self.copy(starts)
-        self.entries = Self.copy(entries)
+        self.boxes = boxes
+        self.starts = starts
+        self.entries = entries
         self.everywhere = Self.copy(everywhere.sorted())
     }
 
@@ -126,10 +146,6 @@ final class HitTestIndex {
     /// and monotonic, so a point inside a box falls in one of the box's cells.
     private static func cell(_ value: Double, from start: Double, scale: Double, count: Int) -> Int {
         min(Int(max(value - start, 0) * scale), count &- 1)
-    }
-
-    private static func cells(_ span: ClosedRange<Double>, from start: Double, scale: Double, count: Int) -> ClosedRange<Int> {
-        cell(span.lowerBound, from: start, scale: scale, count: count)...cell(span.upperBound, from: start, scale: scale, count: count)
     }
 
     /// The part of `entries` that lists the cell under `point`; empty outside the grid.

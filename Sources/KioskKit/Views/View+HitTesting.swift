@@ -22,8 +22,9 @@ extension View {
             return Self.query(index, point, with: event)
         }
         if placeable, subviews.count >= HitTestIndex.minimumSubviews, View.usesHitTestIndex {
-            hitTestIndex = HitTestIndex(subviews)
-            return hitTestIndex.map(Unmanaged.passUnretained).flatMap { Self.query($0, point, with: event) }
+            let index = HitTestIndex(subviews)
+            hitTestIndex = index
+            return Self.query(Unmanaged.passUnretained(index), point, with: event)
         }
         for subview in subviews.reversed() {
             // Straight into the subview's coordinates, not through the window: this runs for every view
@@ -78,7 +79,10 @@ extension View {
     /// for every other class, whose overrides UIKit calls wherever the point is.
     var hitTestsWithinFrame: Bool {
         let type = ObjectIdentifier(Swift.type(of: self))
-        return kioskKitViewClasses.contains { $0 == type }
+        // A loop, not `contains(where:)`: a main-actor closure passed to the standard library is checked to
+        // run on the main actor at each call, which was most of a grid's cost.
+        for known in kioskKitViewClasses where known == type { return true }
+        return false
     }
 
     /// The box outside which `hitTest` returns nil, in the superview's coordinates, widened by a margin
