@@ -10,7 +10,7 @@ out=$(mktemp -d)
 # every count 0): profile a copy without it (the symbol table stays, so the toggle and the names work).
 binary=$out/CompositionProfile
 objcopy --strip-debug .build/release/CompositionProfile "$binary"
-scenarios=${*:-"pixman pixman-copy memcpy pixman-scale-up scale-up pixman-cross-fade pixman-cross-fade-copy cross-fade scanout-cross-fade pixman-table-scroll pixman-table-scroll-copy table-scroll scanout-table-scroll cursor-move cursor-move-composed full-frame scanout-frame copy damage-200 move-200 hit-window hit-frontmost hit-non-interactive hit-pass-through tap tap-gestures touch-down touch-down-gestures"}
+scenarios=${*:-"pixman pixman-copy memcpy pixman-scale-up scale-up pixman-cross-fade pixman-cross-fade-copy cross-fade scanout-cross-fade pixman-table-scroll pixman-table-scroll-copy table-scroll scanout-table-scroll cursor-move cursor-move-composed full-frame scanout-frame copy damage-200 move-200 hit-window hit-grid-build hit-frontmost hit-non-interactive hit-pass-through tap tap-gestures touch-down touch-down-gestures"}
 for scenario in $scenarios; do
     case $scenario in
         *scale-up) iterations=30 ;;  # the whole animation, 1.0 -> 1.25

@@ -14,7 +14,7 @@ import KioskKit
 
 let scenarios = [
     "full-frame", "scanout-frame", "copy", "damage-200", "move-200", "pixman", "pixman-copy", "memcpy",
-    "hit-frontmost", "hit-non-interactive", "hit-pass-through", "hit-window", "scale-up", "pixman-scale-up",
+    "hit-frontmost", "hit-non-interactive", "hit-pass-through", "hit-window", "hit-grid-build", "scale-up", "pixman-scale-up",
     "cross-fade", "scanout-cross-fade", "pixman-cross-fade", "pixman-cross-fade-copy", "table-scroll", "scanout-table-scroll",
     "pixman-table-scroll", "pixman-table-scroll-copy", "cursor-move", "cursor-move-composed", "tap", "tap-gestures", "touch-down",
     "touch-down-gestures",
@@ -197,7 +197,7 @@ case "tap", "tap-gestures":
     precondition(scene.delivered > 0 && (scenario == "tap" || scene.recognized == iterations), "the taps did not arrive")
 case "touch-down", "touch-down-gestures":
     // Only the touch-down is measured (and counted by callgrind); the touch is lifted after each. It lands
-    // where hit-frontmost's does, after visiting the frontmost window's 100 views.
+    // where hit-frontmost's does, on subview 0 of the frontmost window, behind its 99 others.
     let scene = TouchDispatchScene(withGestureRecognizers: scenario == "touch-down-gestures", throughAllViews: true)
     microseconds = stepwise(iterations, { scene.touchDown(timestamp: 1) }, after: { scene.lift() })
     precondition(scene.landed == iterations && (scenario == "touch-down" || scene.recognized == iterations), "the touches did not arrive")
@@ -207,6 +207,17 @@ case "memcpy":
 case "hit-window":
     let scene = HitTestScene(kind: .frontmostWindow)
     microseconds = measured(iterations) { _ = scene.hitTestFrontmostWindow() }
+case "hit-grid-build":
+    // What a grid costs to make: before each hit test a subview of the frontmost window moves by half a
+    // point and back (away from the touch), so the window's grid of 100 frames is made again each time.
+    let scene = HitTestScene(kind: .frontmostWindow)
+    let moved = scene.windows.last!.subviews.last!
+    var offset = 0.5
+    microseconds = measured(iterations) {
+        moved.center.x += offset
+        offset = -offset
+        precondition(scene.hitTest()?.1 === scene.expectedView)
+    }
 default:
     let kind: HitTestScene.Kind =
         switch scenario {

@@ -14,23 +14,26 @@ final class PassThroughWindow: Window {
 /// 100 full-screen windows of 100 views each on a 1920x1080 screen, for hit testing.
 ///
 /// Each window's views tile it in a 10x10 grid of 192x108 cells, added row by row, so subview 0 (the
-/// back-most) covers the top-left cell. The touch is at (50, 50), in that cell: `View.hitTest` walks
-/// subviews front to back, so in every window it visits all 100 subviews before it finds the one that
-/// contains the point. What varies is how many windows the search walks through:
+/// back-most) covers the top-left cell. The touch is at (50, 50), in that cell: a walk of the subviews front
+/// to back visits all 100 before it finds the one that contains the point. `View.hitTest` goes through a
+/// grid of its subviews' frames instead (KioskKit's `HitTestIndex`, for 32 subviews or more), which asks
+/// subview 0 alone: the scenes measure that, as an app's would run. What varies is how many windows the
+/// search goes through:
 @MainActor
 public final class HitTestScene {
     public enum Kind: String, CaseIterable, Sendable {
-        /// Stock windows: the frontmost window takes the touch. The search walks the window list, one
-        /// window's frame and that window's 100 subviews.
+        /// Stock windows: the frontmost window takes the touch. The search asks the screen's window list,
+        /// one window's frame and that window's grid.
         case frontmostWindow
-        /// The 99 windows in front are not interactive (`isUserInteractionEnabled = false`): the search
-        /// checks each one's frame and flag and passes through, then walks the bottom window's 100
-        /// subviews.
+        /// The 99 windows in front are not interactive (`isUserInteractionEnabled = false`): stock windows
+        /// that take no touch are left out of the screen's list, so the search goes straight to the bottom
+        /// window (before the list, it checked each one's frame and flag).
         case throughNonInteractiveWindows
         /// The worst case: the 99 windows in front are pass-through overlays whose view under the touch is
-        /// not interactive (as a `Label`), so each one walks all its 100 subviews, finds nothing and lets
-        /// the touch through; the bottom window's subview 0 takes it. Every one of the 10,000 views is
-        /// visited once.
+        /// not interactive (as a `Label`). A window of a class of its own is asked whatever its flags, so
+        /// each one's hit test runs, asks its view under the touch, finds nothing and lets the touch
+        /// through; the bottom window's subview 0 takes it. Walked one by one, every one of the 10,000
+        /// views was visited; through the grids, one view a window.
         case throughPassThroughWindows
     }
 
@@ -99,10 +102,10 @@ public final class HitTestScene {
 /// `touchesBegan` and `touchesEnded`, on the 100 x 100 scene with the touch landing on the frontmost window.
 /// libinput's own part is left out: it cannot make events without a real device.
 ///
-/// Where the touch lands: on a 100x100 recording view added in front of the frontmost window's 100 views
-/// (the hit test visits that one view), or, `throughAllViews`, on the frontmost window's back-most view,
-/// subview 0, as in `HitTestScene` (no recording view is added): the hit test visits all 100 views, as the
-/// frontmostWindow hit test does.
+/// Where the touch lands: on a 100x100 recording view added in front of the frontmost window's 100 views,
+/// or, `throughAllViews`, on the frontmost window's back-most view, subview 0, as in `HitTestScene` (no
+/// recording view is added), where a walk of the subviews visits all 100 views (the grid of their frames
+/// asks subview 0 alone, as in the frontmostWindow hit test; the name stays for the figures before it).
 ///
 /// `withGestureRecognizers` attaches a `TapGestureRecognizer` to every view (the 10,000 and the recording
 /// view) and a `PanGestureRecognizer` to every window, so a new touch collects two recognizers (its view's
