@@ -2,6 +2,7 @@
 render the same scene headless on the host, compare pixels."""
 
 import json
+import re
 import signal
 import subprocess
 import tempfile
@@ -219,4 +220,29 @@ def changed(a, b, step=97) -> float:
         return 1.0
     samples = range(0, len(a.pixels) - 2, 3 * step)
     return sum(1 for i in samples if a.pixels[i:i + 3] != b.pixels[i:i + 3]) / len(samples)
+
+
+def plane_positions(guest, card=0):
+    """Where each plane of /dev/dri/card`card` that shows a framebuffer is on its CRTC, from the kernel's atomic
+    state (debugfs): {plane id: (x, y, width, height)}."""
+    state = guest.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
+                      f"cat /sys/kernel/debug/dri/{card}/state", timeout=20).check().stdout
+    planes, current = {}, None
+    for line in state.splitlines():
+        header = re.match(r"plane\[(\d+)\]", line)
+        if header:
+            current = int(header.group(1))
+            continue
+        shown = re.search(r"crtc-pos=(\d+)x(\d+)([+-]\d+)([+-]\d+)", line)
+        if current is not None and shown:
+            width, height, x, y = (int(v) for v in shown.groups())
+            if width and height:
+                planes[current] = (x, y, width, height)
+    return planes
+
+
+def move_tablet(guest, x, y, size=(1280, 800)):
+    """QEMU's virtio tablet to (x, y) of the screen it points at, of `size`: absolute axes 0..32767."""
+    guest.qmp("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": int(x / size[0] * 32767)}},
+                                          {"type": "abs", "data": {"axis": "y", "value": int(y / size[1] * 32767)}}])
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect
-from scenarios_support import KIOSK, run_kiosk, stop, trace_events, wait_for_frames, wait_until
+from scenarios_support import KIOSK, move_tablet, plane_positions, run_kiosk, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=2, devices=["virtio-tablet-pci"])
 TIMEOUT = 540
@@ -201,9 +201,7 @@ def check_the_tablet_is_a_mouse(guest):
     before = len(events("touch"))
     expect(not [e for e in events("window.visible") if e["window"] == "cursor"], "a cursor showed without a mouse moving")
     # QEMU's virtio tablet: absolute axes 0..32767; the button is the primary one.
-    x, y = int(640 / 1280 * 32767), int(362 / 800 * 32767)
-    guest.qmp("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": x}},
-                                          {"type": "abs", "data": {"axis": "y", "value": y}}])
+    move_tablet(guest, 640, 362)
     wait_for(lambda: [e for e in events("window.visible") if e["window"] == "cursor"], "the cursor")
     guest.qmp("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
     guest.qmp("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
@@ -211,25 +209,6 @@ def check_the_tablet_is_a_mouse(guest):
     expect(lines[0]["view"] == "tap-button" and abs(lines[0]["x"] - 640) <= 2 and abs(lines[0]["y"] - 362) <= 2, lines[0])
     # auto: the cursor hides again a few seconds after the pointer stops.
     wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "cursor"], "the cursor hiding", timeout=15)
-
-
-def cursor_plane_positions(guest):
-    """The CRTC position of every plane of card0 that shows a framebuffer, from the kernel's atomic state
-    (debugfs): {plane id: (x, y, width, height)}."""
-    state = guest.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
-                      "cat /sys/kernel/debug/dri/0/state", timeout=20).check().stdout
-    planes, current = {}, None
-    for line in state.splitlines():
-        header = re.match(r"plane\[(\d+)\]", line)
-        if header:
-            current = int(header.group(1))
-            continue
-        shown = re.search(r"crtc-pos=(\d+)x(\d+)([+-]\d+)([+-]\d+)", line)
-        if current is not None and shown:
-            width, height, x, y = (int(v) for v in shown.groups())
-            if width and height:
-                planes[current] = (x, y, width, height)
-    return planes
 
 
 def check_the_cursor_moves_on_its_plane_composing_nothing(guest):
@@ -253,8 +232,8 @@ def check_the_cursor_moves_on_its_plane_composing_nothing(guest):
         time.sleep(0.1)
     wait_for(lambda: len(events("planes")) > planes_before, "a planes line")
     # The last move lands: the cursor window is centred on the pointer (16x16), its plane's buffer is 64x64.
-    wait_until(lambda: cursor_plane_positions(guest).get(plane) == (840 - 8, 462 - 8, 64, 64), "the cursor plane at the pointer",
-               timeout=20, context=lambda: f"planes: {cursor_plane_positions(guest)}")
+    wait_until(lambda: plane_positions(guest).get(plane) == (840 - 8, 462 - 8, 64, 64), "the cursor plane at the pointer",
+               timeout=20, context=lambda: f"planes: {plane_positions(guest)}")
     elapsed = time.monotonic() - started
     trace = events()
     frames = [e for e in trace if e["event"] == "frame"][frames_before:]
@@ -264,12 +243,6 @@ def check_the_cursor_moves_on_its_plane_composing_nothing(guest):
     # (Under load the checks can outlast `auto`'s 3 s: the cursor then hides, a planes line with no plane.)
     shown = [e for e in moves if e["planes"]]
     expect(shown and all(f"cursor {plane}" in e["planes"] for e in shown), moves[-3:])
-
-
-def move_tablet(guest, x, y):
-    """QEMU's virtio tablet to (x, y) of Virtual-1 (1280x800): absolute axes 0..32767."""
-    guest.qmp("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": int(x / 1280 * 32767)}},
-                                          {"type": "abs", "data": {"axis": "y", "value": int(y / 800 * 32767)}}])
 
 
 # A touchscreen a kernel driver got wrong (ABS_X's minimum equal to its maximum), made through uinput by the

@@ -21,8 +21,8 @@ from pathlib import Path
 from kioskvm import Guest, drm, image
 from kioskvm.measure import avoid_the_minute
 from kioskvm.scenario import expect, note
-from scenarios_support import (KIOSK, mode_spelling, reference, run_kiosk, same_pixels, screens_json, stop, trace_events,
-                               wait_for_frames, wait_until)
+from scenarios_support import (KIOSK, mode_spelling, move_tablet, plane_positions, reference, run_kiosk, same_pixels,
+                               screens_json, stop, trace_events, wait_for_frames, wait_until)
 
 # virtio-gpu's one head is card0 (Virtual-1): vkms comes after it.
 GUEST = dict(heads=1, devices=["virtio-tablet-pci"])
@@ -211,22 +211,6 @@ def vkms_crc(frame: image.Image) -> int:
     return ~zlib.crc32(bytes(rows), 0xFFFFFFFF) & 0xFFFFFFFF
 
 
-def plane_positions(guest, card):
-    """{plane id: (x, y, width, height)} of the planes of `card` that show a framebuffer (debugfs)."""
-    state = guest.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
-                      f"cat /sys/kernel/debug/dri/{card}/state", timeout=20).check().stdout
-    planes, current = {}, None
-    for line in state.splitlines():
-        header = re.match(r"plane\[(\d+)\]", line)
-        if header:
-            current = int(header.group(1))
-        shown = re.search(r"crtc-pos=(\d+)x(\d+)([+-]\d+)([+-]\d+)", line)
-        if current is not None and shown and shown.group(1) != "0":
-            width, height, x, y = (int(v) for v in shown.groups())
-            planes[current] = (x, y, width, height)
-    return planes
-
-
 def check_the_kiosk_shows_its_logo_and_cursor_on_vkms_planes(guest):
     # The kiosk on the vkms card: the demo's logo (`logo-on-plane`) on an overlay plane, the cursor on the
     # cursor plane. vkms composes the planes itself (its CRC of the frame, debugfs), and that equals the CRC
@@ -269,8 +253,7 @@ def check_the_kiosk_shows_its_logo_and_cursor_on_vkms_planes(guest):
         frames = len(trace_events(trace, "frame"))
         for step in range(6):
             x, y = 300 + step * 40, 400 + step * 20
-            guest.qmp("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": int(x / MODE[0] * 32767)}},
-                                                  {"type": "abs", "data": {"axis": "y", "value": int(y / MODE[1] * 32767)}}])
+            move_tablet(guest, x, y, MODE)
             time.sleep(0.1)
         cursor = int(process.wait_for_output(rf"Virtual-2: a {cursor_size[0]}x{cursor_size[1]} layer on cursor plane (\d+)",
                                              timeout=30, stderr=True).group(1))
