@@ -36,30 +36,24 @@ extension Compositor {
                 continue
             }
             let box = boxes[index]
-            let size = plane.requiredSize ?? DisplayPlane.BufferSize(width: Int(physical[index].width), height: Int(physical[index].height))
-            let destination = PixelRect(x: physical[index].x, y: physical[index].y, width: Int32(size.width), height: Int32(size.height))
+            let destination = Self.destination(of: physical[index], on: plane)
             let format = Self.format(on: plane)
             let layout = layers[group.layers].enumerated().map { offset, layer in
-                var placement = layer.placement
-                placement.rect = placement.rect.offsetBy(dx: -box.x, dy: -box.y)
-                placement.clip = placement.clip?.offsetBy(dx: -box.x, dy: -box.y)
+                var placement = layer.placement.offsetBy(dx: -box.x, dy: -box.y)
                 placement.index = offset
                 return placement
             }
             let old = state.planeContents[plane.id]
-            var bitmap = old?.bitmap
-            let repaint =
-                old == nil || old!.view != ObjectIdentifier(group.view) || old!.layout != layout || !group.redrawn.isEmpty
-                || old!.bitmap.width != size.width || old!.bitmap.height != size.height || old!.bitmap.format != format
-            if repaint {
-                if bitmap == nil || bitmap!.width != size.width || bitmap!.height != size.height || bitmap!.format != format {
-                    bitmap = Bitmap(width: size.width, height: size.height, format: format)
-                }
-                paintPlaneContent(Array(layers[group.layers]), box: box, rotation: screen.rotation, into: bitmap!)
+            // The buffer the plane has, while it is of this size and format.
+            let kept = old.map(\.bitmap).flatMap {
+                $0.bounds == destination.offsetBy(dx: -destination.x, dy: -destination.y) && $0.format == format ? $0 : nil
             }
+            let repaint = kept == nil || old?.view != ObjectIdentifier(group.view) || old?.layout != layout || !group.redrawn.isEmpty
+            let bitmap = kept ?? Bitmap(width: Int(destination.width), height: Int(destination.height), format: format)
+            if repaint { paintPlaneContent(Array(layers[group.layers]), box: box, rotation: screen.rotation, into: bitmap) }
             if repaint || old?.destination != destination { frame.changed = true }
             frame.contents[plane.id] = PlaneContent(
-                view: ObjectIdentifier(group.view), plane: plane, destination: destination, layout: layout, bitmap: bitmap!)
+                view: ObjectIdentifier(group.view), plane: plane, destination: destination, layout: layout, bitmap: bitmap)
             frame.layers.append(PlaneLayer(plane: plane, destination: destination, format: format, content: repaint ? bitmap : nil))
             placed.append(group.layers)
         }
@@ -119,11 +113,9 @@ extension Compositor {
         let best = PlaneAssignment.best(for: candidates, planes: planes)
         func layers(of proposal: PlaneAssignment.Proposal) -> [PlaneLayer] {
             proposal.sorted { $0.key < $1.key }.map { index, plane in
-                let rect = candidates[index].rect
-                let size = plane.requiredSize ?? DisplayPlane.BufferSize(width: Int(rect.width), height: Int(rect.height))
-                return PlaneLayer(
-                    plane: plane, destination: PixelRect(x: rect.x, y: rect.y, width: Int32(size.width), height: Int32(size.height)),
-                    format: Self.format(on: plane), content: nil)
+                PlaneLayer(
+                    plane: plane, destination: Self.destination(of: candidates[index].rect, on: plane), format: Self.format(on: plane),
+                    content: nil)
             }
         }
         let key = best.map { index, plane in
@@ -142,6 +134,13 @@ extension Compositor {
         return accepted
     }
 
+    /// Where a layer whose pixels are at `rect` (physical) lands on `plane`: at its corner, the size of the
+    /// plane's one buffer size (a cursor plane's) or of the layer.
+    static func destination(of rect: PixelRect, on plane: DisplayPlane) -> PixelRect {
+        guard let size = plane.requiredSize else { return rect }
+        return PixelRect(x: rect.x, y: rect.y, width: Int32(size.width), height: Int32(size.height))
+    }
+
     /// The format a plane's buffer is painted in: with alpha where the plane has it.
     static func format(on plane: DisplayPlane) -> PixelFormat {
         plane.formats.contains(.argb32Premultiplied) ? .argb32Premultiplied : .xrgb8888
@@ -151,11 +150,9 @@ extension Compositor {
     /// screen is, in the buffer's top-left corner.
     func paintPlaneContent(_ layers: [Layer], box: PixelRect, rotation: Rotation, into bitmap: Bitmap) {
         let shifted = layers.map { layer in
-            var placement = layer.placement
-            placement.rect = placement.rect.offsetBy(dx: -box.x, dy: -box.y)
-            placement.clip = placement.clip?.offsetBy(dx: -box.x, dy: -box.y)
-            return Layer(
-                view: layer.view, content: layer.content, size: layer.size, contentIsOpaque: layer.contentIsOpaque, placement: placement)
+            Layer(
+                view: layer.view, content: layer.content, size: layer.size, contentIsOpaque: layer.contentIsOpaque,
+                placement: layer.placement.offsetBy(dx: -box.x, dy: -box.y))
         }
         guard rotation != .normal else {
             return paint(shifted, into: bitmap, damage: Region(bitmap.bounds), overBlack: false)

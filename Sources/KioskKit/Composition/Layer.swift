@@ -74,6 +74,14 @@ struct Placement: Equatable {
 
     var visibleRect: PixelRect { clip.map { rect.intersection($0) } ?? rect }
 
+    /// The same placement moved by `(dx, dy)`, its clip with it (a plane's buffer has its own origin).
+    func offsetBy(dx: Int32, dy: Int32) -> Placement {
+        var moved = self
+        moved.rect = rect.offsetBy(dx: dx, dy: dy)
+        moved.clip = clip?.offsetBy(dx: dx, dy: dy)
+        return moved
+    }
+
     /// Whether `other` paints the same pixels in the same place, wherever each is in its frame's order.
     func isPainted(like other: Placement) -> Bool {
         var other = other
