@@ -198,7 +198,9 @@ let package = Package(
         .testTarget(name: "SeatTests", dependencies: ["Seat"], swiftSettings: strict),
         .testTarget(
             name: "CommandsTests",
-            dependencies: ["KioskRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "KioskRuntime", "SeededRandom", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "LazyLinkTests", dependencies: ["CLazyLink", "LazyLink", "Graphics", "LibInput", "XKB", "Seat"],
@@ -209,14 +211,18 @@ let package = Package(
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         // Golden-image comparison shared by the test targets that keep goldens in their source tree.
         .target(name: "GoldenImages", dependencies: ["Graphics"], path: "Tests/GoldenImages", swiftSettings: strict),
+        // The tests' seeded random numbers (SplitMix64), one generator for every suite that makes inputs.
+        .target(name: "SeededRandom", path: "Tests/SeededRandom", swiftSettings: strict),
         .testTarget(
-            name: "GraphicsTests", dependencies: ["Graphics", "GoldenImages"],
+            name: "GraphicsTests", dependencies: ["Graphics", "GoldenImages", "SeededRandom"],
             resources: [.copy("Fixtures")], swiftSettings: strict),
         // The golden images are read from the source tree (#filePath), where failures write theirs beside them.
         .testTarget(
-            name: "KioskKitTests", dependencies: ["KioskKit", "KioskTesting", "GoldenImages"], exclude: ["Golden"], swiftSettings: strict),
+            name: "KioskKitTests", dependencies: ["KioskKit", "KioskTesting", "GoldenImages", "SeededRandom"], exclude: ["Golden"],
+            swiftSettings: strict),
         .testTarget(
-            name: "KioskConfigTests", dependencies: ["KioskConfig", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: strict),
+            name: "KioskConfigTests", dependencies: ["KioskConfig", "SeededRandom", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict),
         .testTarget(name: "KioskBackendTests", dependencies: ["KioskBackend", "KioskTesting", "XKB", "PNG"], swiftSettings: strict),
         .testTarget(
             name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskTesting", "KioskConfig"], swiftSettings: strict),

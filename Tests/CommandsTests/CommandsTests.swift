@@ -1,4 +1,5 @@
 import ArgumentParser
+import SeededRandom
 import Testing
 
 @testable import KioskRuntime
@@ -158,18 +159,4 @@ struct APCalibrate: ParsableCommand {
     @Flag var write = false
     @Option var timeout: String?
     @Argument(parsing: .allUnrecognized) var settings: [String] = []
-}
-
-/// A small seeded generator (SplitMix64), so a failing command line reproduces.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(upperBound: Int) -> Int { Int(next() % UInt64(upperBound)) }
 }

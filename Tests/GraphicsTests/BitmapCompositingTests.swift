@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 
 @testable import Graphics
@@ -5,7 +6,7 @@ import Testing
 @Suite struct BitmapCompositingTests {
     /// A source and a destination of random premultiplied pixels (seeded), same size.
     static func randomPair(width: Int = 64, height: Int = 64, seed: UInt64) -> (source: Bitmap, destination: Bitmap) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let source = Bitmap(width: width, height: height)
         let destination = Bitmap(width: width, height: height)
         source.setPixels { _, _ in generator.premultipliedPixel() }
@@ -51,7 +52,7 @@ import Testing
     /// Opaque content copied and darkened is, for every 8-bit mask alpha, exactly a black fill and the
     /// content OVER it through the mask (what the compositor paints for a window fading over black).
     @Test func copyAndDarkenEqualsBlackFillAndOverThroughTheMask() {
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         let source = Bitmap(width: 64, height: 64)
         source.setPixels { _, _ in 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &generator) }
         let opacities = (0...255).map { Double($0) / 255 } + [0.001, 0.3333, 0.5, 0.70001, 0.999]
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func overOntoXRGB() {
-        var generator = SeededGenerator(seed: 6)
+        var generator = SplitMix64(seed: 6)
         let source = Bitmap(width: 32, height: 32)
         let destination = Bitmap(width: 32, height: 32, format: .xrgb8888)
         source.setPixels { _, _ in generator.premultipliedPixel() }

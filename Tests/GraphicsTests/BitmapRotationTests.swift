@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 
 @testable import Graphics
@@ -9,7 +10,7 @@ import Testing
     static let sentinel: UInt32 = 0xDEAD_BEEF
 
     static func logicalBitmap(_ format: PixelFormat) -> Bitmap {
-        var generator = SeededGenerator(seed: 77)
+        var generator = SplitMix64(seed: 77)
         let bitmap = Bitmap(width: logicalWidth, height: logicalHeight, format: format)
         bitmap.setPixels { _, _ in
             format == .xrgb8888

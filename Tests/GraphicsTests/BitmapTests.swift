@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SeededRandom
 import Testing
 
 @testable import Graphics
@@ -65,7 +66,7 @@ import Testing
     /// trip (cairo un-premultiplies on write and premultiplies on read).
     static func sampleBitmap(width: Int = 9, height: Int = 7) -> Bitmap {
         let bitmap = Bitmap(width: width, height: height)
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         bitmap.setPixels { _, _ in generator.premultipliedPixel() }
         bitmap.setPixel(x: 0, y: 0, 0xFFFF_0000)
         bitmap.setPixel(x: 1, y: 0, 0x8000_4080)

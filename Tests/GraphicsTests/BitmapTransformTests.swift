@@ -1,4 +1,5 @@
 import GoldenImages
+import SeededRandom
 import Testing
 
 // Only what the golden images need from Foundation: its own AffineTransform would shadow Geometry's.
@@ -15,7 +16,7 @@ import struct Foundation.URL
     static let sentinel: UInt32 = 0xFF20_4060
 
     static func randomBitmap(width: Int, height: Int, seed: UInt64, format: PixelFormat = .argb32Premultiplied) -> Bitmap {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let bitmap = Bitmap(width: width, height: height, format: format)
         bitmap.setPixels { _, _ in generator.premultipliedPixel() }
         return bitmap

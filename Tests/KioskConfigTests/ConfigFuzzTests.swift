@@ -1,5 +1,6 @@
 import Foundation
 import KioskConfig
+import SeededRandom
 import Testing
 
 /// Thousands of broken files thrown at the parser and validator: it never traps, and always answers with
@@ -261,26 +262,5 @@ private struct Outcome {
 
     func reportFailures(sourceLocation: SourceLocation = #_sourceLocation) {
         for failure in failures { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
-    }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and the same sequence on every platform and Swift
-/// version, unlike the system generator.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`; a bound of 0 gives 0. (Modulo bias is irrelevant for fuzzing.)
-    mutating func next(upperBound bound: Int) -> Int {
-        bound <= 0 ? 0 : Int(next() % UInt64(bound))
     }
 }

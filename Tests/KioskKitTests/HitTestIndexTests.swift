@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 
 @testable import KioskKit
@@ -29,7 +30,7 @@ struct HitTestIndexTests {
     @Test(arguments: 0..<12)
     func randomTreesAnswerAsThePlainWalk(seed: Int) {
         Application.reset()
-        var random = SplitMix(seed: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed) &+ 0x9E37_79B9_7F4A_7C15)
         let overrides = seed % 3 != 0
         let root = RandomTree.make(&random, overridingHitTest: overrides)
         var checked = 0
@@ -219,18 +220,5 @@ final class PassThroughView: View {
     override func hitTest(_ point: Point, with event: Event?) -> View? {
         let hit = super.hitTest(point, with: event)
         return hit === self ? nil : hit
-    }
-}
-
-/// A seeded generator, so a failure names a tree that can be made again.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

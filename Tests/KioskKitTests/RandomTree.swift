@@ -1,3 +1,5 @@
+import SeededRandom
+
 @testable import KioskKit
 
 /// Random view trees for `HitTestIndexTests`: a root of 40-160 subviews, a tenth of them containers of
@@ -7,7 +9,7 @@
 /// conditioned ones), scrolled bounds, and hidden, faint and non-interactive views.
 @MainActor
 enum RandomTree {
-    static func make(_ random: inout SplitMix, overridingHitTest: Bool) -> View {
+    static func make(_ random: inout SplitMix64, overridingHitTest: Bool) -> View {
         // A root that takes every point sends NaN, infinite and far points on to its subviews.
         let frame = Rect(x: 0, y: 0, width: 1000, height: 800)
         let root = Bool.random(using: &random) ? EverywhereView(frame: frame) : View(frame: frame)
@@ -23,7 +25,7 @@ enum RandomTree {
         return root
     }
 
-    static func makeView(_ random: inout SplitMix, overridingHitTest: Bool, in size: Size, name: String) -> View {
+    static func makeView(_ random: inout SplitMix64, overridingHitTest: Bool, in size: Size, name: String) -> View {
         let frame = Rect(
             x: coordinate(&random, -50...max(size.width, 0) + 50), y: coordinate(&random, -50...max(size.height, 0) + 50),
             width: length(&random), height: length(&random))
@@ -48,7 +50,7 @@ enum RandomTree {
     }
 
     /// Hidden, interactive, alpha and clipping, each now and then.
-    static func restyle(_ view: View, _ random: inout SplitMix) {
+    static func restyle(_ view: View, _ random: inout SplitMix64) {
         view.isHidden = Int.random(in: 0..<12, using: &random) == 0
         view.isUserInteractionEnabled = Int.random(in: 0..<12, using: &random) != 0
         view.alpha = [1, 1, 1, 1, 1, 1, 0.5, 0.01, 0.0099, 0.005, 0][Int.random(in: 0..<11, using: &random)]
@@ -56,7 +58,7 @@ enum RandomTree {
     }
 
     /// Mostly whole numbers (so edges meet points exactly), else thirds and tenths.
-    static func coordinate(_ random: inout SplitMix, _ range: ClosedRange<Double>) -> Double {
+    static func coordinate(_ random: inout SplitMix64, _ range: ClosedRange<Double>) -> Double {
         let whole = Double(Int.random(in: Int(range.lowerBound)...Int(range.upperBound), using: &random))
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return whole + 1.0 / 3
@@ -65,7 +67,7 @@ enum RandomTree {
         }
     }
 
-    static func length(_ random: inout SplitMix) -> Double {
+    static func length(_ random: inout SplitMix64) -> Double {
         switch Int.random(in: 0..<20, using: &random) {
         case 0: return 0
         case 1: return -coordinate(&random, 1...120)
@@ -73,7 +75,7 @@ enum RandomTree {
         }
     }
 
-    static func transform(_ random: inout SplitMix) -> AffineTransform {
+    static func transform(_ random: inout SplitMix64) -> AffineTransform {
         switch Int.random(in: 0..<9, using: &random) {
         case 0: return AffineTransform(rotationAngle: Double.random(in: -Double.pi...Double.pi, using: &random))
         case 1: return AffineTransform(rotationAngle: Double.pi / 2 * Double(Int.random(in: 1...3, using: &random)))
@@ -93,7 +95,7 @@ enum RandomTree {
 
     /// Points around the root, on and beside the edges of its subviews' frames, and some that are not
     /// numbers or far away.
-    static func points(in root: View, _ random: inout SplitMix) -> [Point] {
+    static func points(in root: View, _ random: inout SplitMix64) -> [Point] {
         var points: [Point] = []
         for _ in 0..<120 {
             points.append(Point(x: coordinate(&random, -60...1060), y: coordinate(&random, -60...860)))
@@ -121,7 +123,7 @@ enum RandomTree {
 
     /// A dozen changes anywhere in the tree: moves, sizes, scrolling, transforms, style, removals,
     /// insertions, restacking and a move to another container.
-    static func mutate(_ root: View, _ random: inout SplitMix, overridingHitTest: Bool) {
+    static func mutate(_ root: View, _ random: inout SplitMix64, overridingHitTest: Bool) {
         for step in 0..<12 {
             let views = descendants(of: root)
             guard !views.isEmpty else { return }
