@@ -86,6 +86,9 @@ let package = Package(
         .target(name: "LibInput", dependencies: ["CLibInput", "CLazyLibInput", "LazyLink"], swiftSettings: strict),
         .target(name: "XKB", dependencies: ["CXKBCommon", "CLazyXKBCommon", "LazyLink"], swiftSettings: strict),
 
+        // The linear constraint solver under Auto Layout (an incremental Cassowary simplex, as kiwi's).
+        .target(name: "ConstraintSolver", swiftSettings: strict),
+
         // The names of KioskKit's API that Foundation has too (IndexPath), for KioskKit's scoped re-export.
         .target(name: "KioskTypes", swiftSettings: strict),
 
@@ -192,6 +195,7 @@ let package = Package(
             swiftSettings: strict, linkerSettings: lazyLinking),
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
+        .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver", "SeededRandom"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
         .testTarget(name: "CECTests", dependencies: ["CEC"], swiftSettings: strict),
         .testTarget(name: "BacklightTests", dependencies: ["Backlight"], swiftSettings: strict),
