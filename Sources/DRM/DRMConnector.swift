@@ -105,6 +105,14 @@ public struct DRMCRTCState: Sendable {
     public let x: UInt32
     public let y: UInt32
     public let mode: DRMModeInfo?
+
+    public init(id: DRMCRTCID, framebuffer: DRMFramebufferID?, x: UInt32 = 0, y: UInt32 = 0, mode: DRMModeInfo?) {
+        self.id = id
+        self.framebuffer = framebuffer
+        self.x = x
+        self.y = y
+        self.mode = mode
+    }
 }
 
 /// A plane (`drmModeGetPlane`): its type, the CRTCs it can be on, the pixel formats it scans out.

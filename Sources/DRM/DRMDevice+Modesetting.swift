@@ -80,7 +80,24 @@ public final class DRMAtomicRequest {
         public static let pageFlipEvent = Flags(rawValue: 1 << 3)
     }
 
+    /// One property change: `property` of KMS object `object` set to `value`.
+    public struct Change: Equatable, Sendable {
+        public let object: UInt32
+        public let property: DRMPropertyID
+        public let value: UInt64
+
+        public init(object: UInt32, property: DRMPropertyID, value: UInt64) {
+            self.object = object
+            self.property = property
+            self.value = value
+        }
+    }
+
     let pointer: OpaquePointer
+    /// The changes set, in order (the kernel takes the last of a property set twice). libdrm's request
+    /// cannot be read back, so it is kept here too: for a card other than the kernel's to commit (a
+    /// twin of it in tests), and for whoever wants to say what a refused commit asked for.
+    public private(set) var changes: [Change] = []
 
     /// Calls `drmModeAtomicAlloc`; running out of memory is not recoverable here.
     public init() {
@@ -94,5 +111,6 @@ public final class DRMAtomicRequest {
     public func set(object: UInt32, property: DRMPropertyID, value: UInt64) throws(DRMError) {
         let result = drmModeAtomicAddProperty(pointer, object, property.rawValue, value)
         guard result >= 0 else { throw DRMError(operation: "drmModeAtomicAddProperty", errno: -result, detail: "object \(object)") }
+        changes.append(Change(object: object, property: property, value: value))
     }
 }

@@ -265,4 +265,10 @@ public struct DRMPageFlipEvent: Sendable {
     public let sequence: UInt32
     /// CLOCK_MONOTONIC seconds of the vblank.
     public let timestamp: Double
+
+    public init(crtc: DRMCRTCID, sequence: UInt32, timestamp: Double) {
+        self.crtc = crtc
+        self.sequence = sequence
+        self.timestamp = timestamp
+    }
 }
