@@ -18,10 +18,10 @@ extension DRMDisplay {
     ) throws(DRMError) {
         guard usesAtomic, let plane = output.primaryPlane, let blob = output.modeBlob else {
             guard !testOnly else { return }
-            try device.setCRTC(
-                output.crtc, framebuffer: output.buffers[index].framebuffer, connectors: [output.connector], mode: output.mode)
+            try card.setCRTC(
+                output.crtc, framebuffer: output.buffers[index].framebuffer, x: 0, y: 0, connectors: [output.connector], mode: output.mode)
             if !active, let dpms = connector.property(named: "DPMS")?.id {
-                do { try device.setConnectorProperty(output.connector, dpms, to: 3) } catch {
+                do { try card.setConnectorProperty(output.connector, dpms, to: 3) } catch {
                     log.error("\(connector.name): stays lit, DPMS off failed: \(error)")
                 }
             }
@@ -31,7 +31,7 @@ extension DRMDisplay {
         let test: DRMAtomicRequest.Flags = testOnly ? [.testOnly] : []
         if output.keepsMode && output.needsModeset != true {
             do {
-                try device.commit(request, flags: test)
+                try card.commit(request, flags: test)
                 if !testOnly {
                     log.info("\(connector.name): on \(output.crtc) without a modeset (it already showed \(DisplayMode(output.mode)))")
                 }
@@ -42,7 +42,7 @@ extension DRMDisplay {
                 output.needsModeset = true
             }
         }
-        try device.commit(request, flags: test.union(.allowModeset))
+        try card.commit(request, flags: test.union(.allowModeset))
     }
 
     /// Paints the launch screen into the output's first buffer, upright in `rotation` (the screen's, or
@@ -81,7 +81,7 @@ extension DRMDisplay {
     func probeVBlank(_ output: Output) {
         output.isShown = true
         do {
-            _ = try device.vblank(of: output.crtc)
+            _ = try card.vblank(of: output.crtc)
         } catch {
             // Such a driver completes a flip at once, stamped with the time it completed: taken as a vblank,
             // that would start the next frame at once and draw faster than the display refreshes.

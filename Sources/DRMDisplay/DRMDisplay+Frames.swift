@@ -52,10 +52,10 @@ extension DRMDisplay {
                         request, of: output, to: rotatesInScanout(screen.rotation, for: screen) ? screen.rotation : .normal)
                 }
                 let shown = try set(request, planes: planes, of: output, testOnly: false)
-                try device.commit(request, flags: [.nonblocking, .pageFlipEvent])
+                try card.commit(request, flags: [.nonblocking, .pageFlipEvent])
                 output.planesShown(shown, layers: planes, log: log)
             } else if let index {
-                try device.pageFlip(output.crtc, to: output.buffers[index].framebuffer)
+                try card.pageFlip(output.crtc, to: output.buffers[index].framebuffer)
             } else {
                 return
             }
@@ -86,7 +86,7 @@ extension DRMDisplay {
 
     func readEvents() {
         do {
-            try device.handleEvents { event in
+            try card.handleEvents { event in
                 guard let output = outputs.values.first(where: { $0.crtc == event.crtc }) else { return }
                 completeFlip(output, vblank: event.timestamp)
             }
@@ -117,7 +117,7 @@ final class Output {
     let name: String
     let crtc: DRMCRTCID
     let mode: DRMModeInfo
-    let buffers: [DRMDumbBuffer]
+    let buffers: [any KMSDumbBuffer]
     /// The dumb buffers as bitmaps the compositor copies into (write-only: scanout memory).
     let bitmaps: [Bitmap]
     var primaryPlane: DRMPlaneID?
@@ -142,7 +142,7 @@ final class Output {
     var frameNumber = 0
     var lastPresented = [0, 0]
 
-    init(connector: DRMConnectorID, name: String, crtc: DRMCRTCID, mode: DRMModeInfo, buffers: [DRMDumbBuffer]) {
+    init(connector: DRMConnectorID, name: String, crtc: DRMCRTCID, mode: DRMModeInfo, buffers: [any KMSDumbBuffer]) {
         self.connector = connector
         self.name = name
         self.crtc = crtc

@@ -19,7 +19,7 @@ extension DRMDisplay {
         }
         let screen = madeScreens.first { $0.name == connector.name }
         let active = screen?.powerState != .off
-        let shown = try? device.crtcState(crtc).mode
+        let shown = try? card.crtcState(crtc).mode
         let mode: DRMModeInfo
         if let modeIndex {
             mode = connector.modes[modeIndex]
@@ -30,12 +30,12 @@ extension DRMDisplay {
             mode = shown
         }
         let buffers = [
-            try device.createDumbBuffer(width: mode.width, height: mode.height),
-            try device.createDumbBuffer(width: mode.width, height: mode.height),
+            try card.dumbBuffer(width: mode.width, height: mode.height, format: DRMFormat.xrgb8888),
+            try card.dumbBuffer(width: mode.width, height: mode.height, format: DRMFormat.xrgb8888),
         ]
         let output = Output(connector: id, name: connector.name, crtc: crtc, mode: mode, buffers: buffers)
         // The connector already on this CRTC, which shows this very mode: no modeset is needed.
-        output.keepsMode = shown?.hasSameTimings(as: mode) == true && connector.encoderID.flatMap { device.crtc(ofEncoder: $0) } == crtc
+        output.keepsMode = shown?.hasSameTimings(as: mode) == true && connector.encoderID.flatMap { card.crtc(ofEncoder: $0) } == crtc
         let old = outputs[id]
         // Shown now: a dark screen (nothing to keep), an output of ours on the CRTC replaced (its buffers are
         // freed below, which would blank the CRTC), or the launch screen. Else at the first frame (an output
@@ -47,7 +47,7 @@ extension DRMDisplay {
         if usesAtomic {
             let plane = try primaryPlane(for: crtc)
             output.primaryPlane = plane
-            let blob = try device.createModeBlob(mode)
+            let blob = try card.createModeBlob(mode)
             output.modeBlob = blob
             if checkScanoutRotation(rotation, of: output, connector: connector, active: active), launch {
                 // The plane turns it: painted again upright (it just was, so it paints).
@@ -57,11 +57,11 @@ extension DRMDisplay {
                 try commitLighting(output, buffer: 0, connector: connector, active: active, testOnly: true)
                 if showsNow { try commitLighting(output, buffer: 0, connector: connector, active: active, testOnly: false) }
             } catch {
-                device.destroyBlob(blob)
+                card.destroyBlob(blob)
                 for buffer in buffers { buffer.release() }
                 throw error
             }
-            if let old = old?.modeBlob { device.destroyBlob(old) }
+            if let old = old?.modeBlob { card.destroyBlob(old) }
         } else if showsNow {
             do {
                 try commitLighting(output, buffer: 0, connector: connector, active: active, testOnly: false)
@@ -107,7 +107,7 @@ extension DRMDisplay {
             // A connector that vanished may refuse; its CRTC is reused or restored later anyway.
             log.warning("\(output.name): turning off \(output.crtc) failed: \(error)")
         }
-        if let blob = output.modeBlob { device.destroyBlob(blob) }
+        if let blob = output.modeBlob { card.destroyBlob(blob) }
         setNeedsFullRepaint(of: output)
         output.release()
         log.info("\(output.name): off, \(output.crtc) released")
@@ -118,7 +118,7 @@ extension DRMDisplay {
     private func switchOff(connector: DRMConnectorID, crtc: DRMCRTCID, plane: DRMPlaneID?, planesInUse: [DRMPlaneID] = []) throws(DRMError)
     {
         guard usesAtomic, let plane else {
-            return try device.setCRTC(crtc, framebuffer: nil, connectors: [], mode: nil)
+            return try card.setCRTC(crtc, framebuffer: nil, x: 0, y: 0, connectors: [], mode: nil)
         }
         let request = DRMAtomicRequest()
         try set(request, connector: connector, "CRTC_ID", 0)
@@ -130,7 +130,7 @@ extension DRMDisplay {
             try set(request, plane: other, "FB_ID", 0)
             try set(request, plane: other, "CRTC_ID", 0)
         }
-        try device.commit(request, flags: [.allowModeset])
+        try card.commit(request, flags: [.allowModeset])
     }
 
     /// App code set `screen.currentMode`: modeset that output with the matching mode on its CRTC.
@@ -152,12 +152,12 @@ extension DRMDisplay {
         if usesAtomic {
             let request = DRMAtomicRequest()
             try set(request, crtc: output.crtc, "ACTIVE", on ? 1 : 0)
-            try device.commit(request, flags: [.allowModeset])
+            try card.commit(request, flags: [.allowModeset])
         } else {
             guard let dpms = probed[id]?.property(named: "DPMS")?.id else {
                 throw DRMError(operation: "setPower", errno: ENOTSUP, detail: "\(screen.name) has no DPMS property")
             }
-            try device.setConnectorProperty(id, dpms, to: on ? 0 : 3)
+            try card.setConnectorProperty(id, dpms, to: on ? 0 : 3)
         }
         log.info("\(output.name): \(on ? "on" : "off") (\(usesAtomic ? "ACTIVE" : "DPMS") on \(output.crtc))")
     }

@@ -22,7 +22,7 @@ extension DRMDisplay {
             let request = DRMAtomicRequest()
             try set(request, plane: primary, "FB_ID", UInt64(output.buffers[output.front].framebuffer.rawValue))
             _ = try set(request, planes: layers, of: output, testOnly: true)
-            try device.commit(request, flags: [.testOnly])
+            try card.commit(request, flags: [.testOnly])
             return true
         } catch {
             output.note(
@@ -40,7 +40,7 @@ extension DRMDisplay {
             return
         }
         let taken = Set(outputs.values.filter { $0.connector != output.connector }.flatMap { $0.displayPlanes.map(\.id) })
-        let cursor = device.cursorSize
+        let cursor = card.cursorSize
         output.displayPlanes = Self.displayPlanes(
             of: planes, crtc: output.crtc, taken: taken, cursorSize: DisplayPlane.BufferSize(width: cursor.width, height: cursor.height),
             modeSize: DisplayPlane.BufferSize(width: output.mode.width, height: output.mode.height))
@@ -127,8 +127,8 @@ extension DRMDisplay {
             return buffers
         }
         let made = [
-            try device.createDumbBuffer(width: width, height: height, format: format),
-            try device.createDumbBuffer(width: width, height: height, format: format),
+            try card.dumbBuffer(width: width, height: height, format: format),
+            try card.dumbBuffer(width: width, height: height, format: format),
         ]
         // The old ones stay until the commit that replaces them has shown: a plane in use keeps its buffer.
         if let old = output.planeBuffers[layer.plane.id] { output.retiredPlaneBuffers.append(old) }
@@ -152,7 +152,7 @@ extension DRMDisplay {
 /// A plane's two dumb buffers and what the compositor draws them as.
 @MainActor
 final class PlaneBuffers {
-    let buffers: [DRMDumbBuffer]
+    let buffers: [any KMSDumbBuffer]
     let bitmaps: [Bitmap]
     /// The fourcc of their framebuffers.
     let format: UInt32
@@ -161,7 +161,7 @@ final class PlaneBuffers {
     /// The buffer on screen; nil before the first commit that showed one.
     var front: Int?
 
-    init(buffers: [DRMDumbBuffer], format: UInt32, pixelFormat: PixelFormat) {
+    init(buffers: [any KMSDumbBuffer], format: UInt32, pixelFormat: PixelFormat) {
         self.buffers = buffers
         self.format = format
         bitmaps = buffers.map { Bitmap(wrapping: $0.pixels, width: $0.width, height: $0.height, stride: $0.pitch, format: pixelFormat) }

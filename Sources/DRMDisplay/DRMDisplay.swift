@@ -19,7 +19,17 @@ import Udev
 public final class DRMDisplay: DisplayBackend {
     public nonisolated static let name = "drm"
 
-    public let device: DRMDevice
+    /// The card's KMS calls (`KMSCard`): the `DRMDevice` opened, or in unit tests an in-memory card.
+    let card: any KMSCard
+    /// The card as the wrapper opened it, whose fd's page-flip events `start()` reads; nil for a display
+    /// the tests made on a card of theirs (`init(card:...)`).
+    private let openedDevice: DRMDevice?
+    /// The card opened. Only a display made by `init(context:)` has one (the tests' in-memory card is no
+    /// `DRMDevice`, and they never ask).
+    public var device: DRMDevice {
+        guard let openedDevice else { preconditionFailure("\(cardName) is a card of tests, not a DRMDevice") }
+        return openedDevice
+    }
     /// `card0`.
     public let cardName: String
     /// The card's DRM minor number (the N of `/dev/dri/cardN`), as the kernel names the card to other
@@ -63,85 +73,77 @@ public final class DRMDisplay: DisplayBackend {
     /// The panels' backlights (`DRMDisplay+Backlight.swift`): the class, the device of each lit screen by
     /// connector name, why a screen has none as last logged, the levels found at start and which the
     /// kiosk changed (put back at stop).
-    let backlightClass: any BacklightClass = SysfsBacklightClass()
+    let backlightClass: any BacklightClass
     var panelBacklights: [String: PanelBacklight] = [:]
     var reportedBacklight: [String: String] = [:]
     var levelsFound: [String: Int] = [:]
     var changedBacklights: Set<String> = []
-    let log = Logger(label: "kiosk.drm")
-    private let hotplugLog = Logger(label: "kiosk.hotplug")
+    let log: Logger
+    let hotplugLog: Logger
+    /// What a reload (`reconfigure`) changes is logged as the configuration's.
+    private let reloadLog: Logger
 
     /// Finds the card (the configured `drm-device`, else the first usable one udev lists), opens it through
     /// the seat, and records the CRTC state found, to restore it on `stop()`. A card the configuration
     /// names that cannot be used is `.failed` (the kiosk stops with the reason rather than fall back to
     /// another backend); no usable card among those udev lists is `.unavailable`.
-    public init(context: BackendContext) throws(BackendError) {
-        let configuration = context.configuration
-        let named = configuration.drmDevice
-        let candidates = named.map { [$0] } ?? DRMCards.nodes()
-        guard !candidates.isEmpty else { throw .unavailable(Self.name, "no DRM card (udev lists no drm card*)") }
-        let session = try context.session()
-        var rejections: [String] = []
-        for path in candidates {
-            let opened: OpenedDevice
-            do { opened = try session.openDevice(path: path) } catch {
-                rejections.append("\(path): \(error.reason)")
-                continue
-            }
-            let device = DRMDevice(fileDescriptor: opened.fileDescriptor, path: path)
-            if let reason = DRMCards.rejection(of: device) {
-                rejections.append("\(path): \(reason)")
-                session.closeDevice(opened)
-                continue
-            }
-            let atomic = !configuration.noAtomic && device.enableAtomic()
-            let resources: (crtcs: [DRMCRTCID], connectors: [DRMConnectorID])
-            do { resources = try device.resources() } catch {
-                rejections.append("\(path): \(error)")
-                session.closeDevice(opened)
-                continue
-            }
-            for rejection in rejections { Logger(label: "kiosk.drm").info("skipped \(rejection)") }
-            self.device = device
-            let number = DRMCards.cardNumber(of: device)
-            cardNumber = number
-            // The kernel's name, not the path's: `drm-device` may be a link (`/dev/dri/by-path/...-card`).
-            cardName = DRMCards.name(number: number, path: path)
-            usesAtomic = atomic
-            let prefersShadow = device.prefersShadowBuffer
-            switch configuration.shadowBuffer {
-            case .auto: buffersAreCachedMemory = !prefersShadow
-            case .always: buffersAreCachedMemory = false
-            case .never: buffersAreCachedMemory = true
-            }
-            application = context.application
-            launchScreen = context.launchScreen
-            self.configuration = configuration
-            self.session = session
-            seatDevice = opened
-            recordInitialState(resources)
-            log.notice(
-                "using \(path): driver \(device.driverName ?? "?"), \(atomic ? "atomic" : "legacy") modesetting, \(resources.connectors.count) connectors, \(resources.crtcs.count) CRTCs, frames composed \(buffersAreCachedMemory ? "in the scanout buffers" : "in a shadow") (shadow-buffer = \(configuration.shadowBuffer.rawValue); the driver \(prefersShadow ? "prefers" : "does not prefer") a shadow)"
-            )
-            return
+    public convenience init(context: BackendContext) throws(BackendError) {
+        let opened = try Self.openCard(context)
+        self.init(
+            card: opened.device, path: opened.path, cardNumber: DRMCards.cardNumber(of: opened.device), usesAtomic: opened.usesAtomic,
+            resources: opened.resources, application: context.application, configuration: context.configuration,
+            launchScreen: context.launchScreen, seat: (opened.session, opened.seatDevice), openedDevice: opened.device)
+    }
+
+    /// The display on a card already opened and checked, whose `resources()` are `resources`: what
+    /// `init(context:)` makes, and the unit tests on an in-memory card (no udev, no seat: `seat` and
+    /// `openedDevice` nil, the backlights and the logs theirs). Records the CRTC state found.
+    init(
+        card: any KMSCard, path: String, cardNumber: UInt32?, usesAtomic: Bool,
+        resources: (crtcs: [DRMCRTCID], connectors: [DRMConnectorID]), application: Application,
+        configuration: KioskConfiguration, launchScreen: LaunchScreen?, backlights: any BacklightClass = SysfsBacklightClass(),
+        logger: (String) -> Logger = { Logger(label: $0) }, seat: (session: any DeviceSession, device: OpenedDevice)? = nil,
+        openedDevice: DRMDevice? = nil
+    ) {
+        self.card = card
+        self.openedDevice = openedDevice
+        self.cardNumber = cardNumber
+        // The kernel's name, not the path's: `drm-device` may be a link (`/dev/dri/by-path/...-card`).
+        cardName = DRMCards.name(number: cardNumber, path: path)
+        self.usesAtomic = usesAtomic
+        let prefersShadow = card.prefersShadowBuffer
+        switch configuration.shadowBuffer {
+        case .auto: buffersAreCachedMemory = !prefersShadow
+        case .always: buffersAreCachedMemory = false
+        case .never: buffersAreCachedMemory = true
         }
-        let reason = rejections.isEmpty ? "no usable DRM card" : rejections.joined(separator: "; ")
-        if named != nil { throw .failed(Self.name, reason) }
-        throw .unavailable(Self.name, "no usable DRM card among \(candidates.joined(separator: ", ")): \(reason)")
+        self.application = application
+        self.launchScreen = launchScreen
+        self.configuration = configuration
+        session = seat?.session
+        seatDevice = seat?.device
+        backlightClass = backlights
+        log = logger("kiosk.drm")
+        hotplugLog = logger("kiosk.hotplug")
+        reloadLog = logger("kiosk.config")
+        recordInitialState(resources)
+        log.notice(
+            "using \(path): driver \(card.driverName ?? "?"), \(usesAtomic ? "atomic" : "legacy") modesetting, \(resources.connectors.count) connectors, \(resources.crtcs.count) CRTCs, frames composed \(buffersAreCachedMemory ? "in the scanout buffers" : "in a shadow") (shadow-buffer = \(configuration.shadowBuffer.rawValue); the driver \(prefersShadow ? "prefers" : "does not prefer") a shadow)"
+        )
     }
 
     private func recordInitialState(_ resources: (crtcs: [DRMCRTCID], connectors: [DRMConnectorID])) {
-        initialCRTCs = resources.crtcs.compactMap { try? device.crtcState($0) }
+        initialCRTCs = resources.crtcs.compactMap { try? card.crtcState($0) }
         for id in resources.connectors {
-            guard let connector = try? device.connector(id), let encoder = connector.encoderID,
-                let crtc = device.crtc(ofEncoder: encoder)
+            guard let connector = try? card.connector(id, crtcs: resources.crtcs), let encoder = connector.encoderID,
+                let crtc = card.crtc(ofEncoder: encoder)
             else { continue }
             initialConnectorsOfCRTC[crtc, default: []].append(id)
         }
         if usesAtomic {
-            planes = (try? device.planes()) ?? []
+            planes = (try? card.planes()) ?? []
             for crtc in resources.crtcs {
-                let properties = (try? device.crtcProperties(crtc)) ?? []
+                let properties = (try? card.crtcProperties(crtc)) ?? []
                 crtcProperties[crtc] = Dictionary(properties.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
             }
         }
@@ -151,12 +153,14 @@ public final class DRMDisplay: DisplayBackend {
 
     /// Lights what is connected, connects those screens, and starts following hotplug.
     public func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: device.fileDescriptor, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.readEvents() }
+        if let openedDevice {
+            let source = DispatchSource.makeReadSource(fileDescriptor: openedDevice.fileDescriptor, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated { self?.readEvents() }
+            }
+            source.resume()
+            eventSource = source
         }
-        source.resume()
-        eventSource = source
         update(log: log)
         watchHotplug()
         if !madeScreens.contains(where: \.isConnected) { log.notice("\(cardName): no display connected yet; waiting for one") }
@@ -179,7 +183,7 @@ public final class DRMDisplay: DisplayBackend {
         self.configuration = configuration
         screenSettings.resolveAgain(in: configuration)
         reprobe?.delay = Double(configuration.hotplugDebounceMilliseconds) / 1000
-        update(log: Logger(label: "kiosk.config"))
+        update(log: reloadLog)
     }
 
     public func settings(of screen: Screen) -> ResolvedScreen { screenSettings[screen.name] }
@@ -206,10 +210,10 @@ public final class DRMDisplay: DisplayBackend {
         let connectors: [DRMConnector]
         var current: [DRMConnectorID: DRMModeInfo] = [:]
         do {
-            let resources = try device.resources()
+            let resources = try card.resources()
             var read: [DRMConnector] = []
             for id in resources.connectors {
-                do { read.append(try device.connector(id, crtcs: resources.crtcs)) } catch {
+                do { read.append(try card.connector(id, crtcs: resources.crtcs)) } catch {
                     log.warning("\(cardName): skipping \(id): \(error)")
                 }
             }
@@ -223,8 +227,8 @@ public final class DRMDisplay: DisplayBackend {
             probed[connector.id] = connector
             if let output = outputs[connector.id] {
                 current[connector.id] = output.mode
-            } else if let encoder = connector.encoderID, let crtc = device.crtc(ofEncoder: encoder),
-                let mode = try? device.crtcState(crtc).mode
+            } else if let encoder = connector.encoderID, let crtc = card.crtc(ofEncoder: encoder),
+                let mode = try? card.crtcState(crtc).mode
             {
                 // Lit by firmware, the console or a boot splash.
                 current[connector.id] = mode
@@ -232,7 +236,7 @@ public final class DRMDisplay: DisplayBackend {
             }
         }
         var identities: [String: EDID] = [:]
-        for connector in connectors where connector.status == .connected { identities[connector.name] = device.edid(of: connector) }
+        for connector in connectors where connector.status == .connected { identities[connector.name] = card.edid(of: connector) }
         displayIdentities = identities
         // Once per probe, for every connector: a connected one's with its display's (maybe new) EDID, the
         // others' by connector name alone. Planning, lighting, the launch screen and the screen read these.
@@ -370,43 +374,6 @@ public final class DRMDisplay: DisplayBackend {
         reprobe.signal()
     }
 
-    // MARK: Session
-
-    /// The session went away (VT switch): stop flipping. Call before acknowledging the seat's disable.
-    public func pause() {
-        isPaused = true
-        for output in outputs.values {
-            output.flipTimeout?.cancel()
-            output.flipPending = false
-            output.pending = nil
-        }
-        log.info("\(cardName): paused (session disabled)")
-    }
-
-    /// The session is back: modeset every output again and repaint everything.
-    public func resume() {
-        isPaused = false
-        for (id, output) in outputs {
-            let index = probed[id]?.modes.firstIndex(of: output.mode)
-            do {
-                try light(connector: id, crtc: output.crtc, modeIndex: index)
-            } catch {
-                log.error("\(output.name): re-modeset after resume failed: \(error)")
-            }
-            setNeedsFullRepaint(of: output)
-        }
-        log.info("\(cardName): resumed")
-        // Displays plugged in, out or changed while away (their hotplug events were not acted on).
-        update(log: hotplugLog)
-    }
-
-    /// Has the compositor repaint `output`'s screen whole, and forget the buffer it last painted into
-    /// (called too before that output's buffers are unmapped: a new mode, an output turned off).
-    func setNeedsFullRepaint(of output: Output) {
-        guard let screen = madeScreens.first(where: { $0.name == output.name }) else { return }
-        compositor?.setNeedsFullRepaint(screen)
-    }
-
     // MARK: Shutdown
 
     /// Puts back the CRTC state found at start (the console's framebuffer and mode), then frees our
@@ -419,18 +386,18 @@ public final class DRMDisplay: DisplayBackend {
         for state in initialCRTCs {
             do {
                 if let framebuffer = state.framebuffer, let mode = state.mode {
-                    try device.setCRTC(
+                    try card.setCRTC(
                         state.id, framebuffer: framebuffer, x: state.x, y: state.y,
                         connectors: initialConnectorsOfCRTC[state.id] ?? [], mode: mode)
                 } else if outputs.values.contains(where: { $0.crtc == state.id }) {
-                    try device.setCRTC(state.id, framebuffer: nil, connectors: [], mode: nil)
+                    try card.setCRTC(state.id, framebuffer: nil, x: 0, y: 0, connectors: [], mode: nil)
                 }
             } catch {
                 log.warning("\(cardName): restoring \(state.id) failed: \(error)")
             }
         }
         for output in outputs.values {
-            if let blob = output.modeBlob { device.destroyBlob(blob) }
+            if let blob = output.modeBlob { card.destroyBlob(blob) }
             output.release()
         }
         outputs.removeAll()
