@@ -231,7 +231,11 @@ let package = Package(
         .testTarget(
             name: "CECControlTests", dependencies: ["CECControl", "CEC", "KioskKit", "KioskTesting", "KioskConfig"], swiftSettings: strict),
         .testTarget(
-            name: "DRMDisplayTests", dependencies: ["DRMDisplay", "DRM", "KioskConfig", "Backlight"], swiftSettings: strict),
+            name: "DRMDisplayTests",
+            dependencies: [
+                "DRMDisplay", "DRM", "KioskConfig", "Backlight", "KioskKit", "KioskTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
         // The test bundle gives back the signals CStopSignals blocks in every program that links the runtime.
         .target(name: "CTestProcessSignals", dependencies: ["CStopSignals"], path: "Tests/CTestProcessSignals"),
         .testTarget(
