@@ -110,6 +110,22 @@ import Testing
     }
 }
 
+@Suite struct DRMAtomicRequestTests {
+    /// What was set is kept in order, a property set twice twice (the kernel takes the last).
+    @Test func keepsTheChangesSetOnIt() throws {
+        let request = DRMAtomicRequest()
+        try request.set(object: 31, property: DRMPropertyID(rawValue: 7), value: 1)
+        try request.set(object: 101, property: DRMPropertyID(rawValue: 9), value: 600)
+        try request.set(object: 31, property: DRMPropertyID(rawValue: 7), value: 0)
+        #expect(
+            request.changes == [
+                .init(object: 31, property: DRMPropertyID(rawValue: 7), value: 1),
+                .init(object: 101, property: DRMPropertyID(rawValue: 9), value: 600),
+                .init(object: 31, property: DRMPropertyID(rawValue: 7), value: 0),
+            ])
+    }
+}
+
 @Suite struct EDIDTests {
     /// QEMU's generated EDID for a virtio-gpu head (captured from the test VM's card0-Virtual-1/edid).
     static func qemuLike() -> [UInt8] {
