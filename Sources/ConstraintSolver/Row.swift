@@ -1,19 +1,26 @@
 /// A symbol of the tableau: an external variable, or one the solver makes for a constraint (a slack for an
 /// inequality, errors for an optional constraint, a dummy marking a required equality).
 struct Symbol: Hashable, Comparable {
-    enum Kind: UInt8 {
+    enum Kind: Int {
         case external, slack, error, dummy
     }
 
-    /// Increasing in the order the solver made them: rows keep their cells in this order, so that a pivot
-    /// never depends on a hash seed (the Swift runtime's differs between runs, and layouts must not).
-    let id: Int
-    let kind: Kind
+    /// The id and the kind in one word (a row's cells are then 16 bytes). Ids increase in the order the
+    /// solver made them: rows keep their cells in this order, so that a pivot never depends on a hash seed
+    /// (the Swift runtime's differs between runs, and layouts must not).
+    private let raw: Int
+
+    init(id: Int, kind: Kind) {
+        raw = id << 2 | kind.rawValue
+    }
+
+    var id: Int { raw >> 2 }
+    var kind: Kind { Kind(rawValue: raw & 3)! }
 
     var isPivotable: Bool { kind == .slack || kind == .error }
     var isRestricted: Bool { kind != .external }
 
-    static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.id < rhs.id }
+    static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.raw < rhs.raw }
 }
 
 /// Values this close to zero are zero: what pivots leave of cancelled terms (kiwi's tolerance).
@@ -21,113 +28,108 @@ let epsilon = 1.0e-8
 
 @inline(__always) func isNearZero(_ value: Double) -> Bool { abs(value) < epsilon }
 
-/// `constant + Σ coefficient * symbol`, a row of the tableau, its cells sorted by symbol. Sorted arrays, as
-/// kiwi's AssocVector: rows have few cells, and adding one row to another is a merge.
+/// One term of a row.
+struct Cell {
+    var symbol: Symbol
+    var coefficient: Double
+}
+
+/// `constant + Σ coefficient * symbol`, a row of the tableau, its cells sorted by symbol id. A sorted array,
+/// as kiwi's AssocVector: rows have few cells, and adding one row to another is a merge.
 struct Row {
-    private(set) var symbols: [Symbol] = []
-    private(set) var coefficients: [Double] = []
+    private(set) var cells: [Cell] = []
     var constant: Double
 
     init(constant: Double = 0) {
         self.constant = constant
     }
 
-    var isEmpty: Bool { symbols.isEmpty }
+    var isEmpty: Bool { cells.isEmpty }
 
     private func index(of symbol: Symbol) -> (found: Bool, index: Int) {
-        var low = 0
-        var high = symbols.count
-        while low < high {
-            let middle = (low + high) / 2
-            let id = symbols[middle].id
-            if id == symbol.id { return (true, middle) }
-            if id < symbol.id { low = middle + 1 } else { high = middle }
+        cells.withUnsafeBufferPointer { cells in
+            var low = 0
+            var high = cells.count
+            while low < high {
+                let middle = (low &+ high) >> 1
+                let id = cells[middle].symbol.id
+                if id == symbol.id { return (true, middle) }
+                if id < symbol.id { low = middle &+ 1 } else { high = middle }
+            }
+            return (false, low)
         }
-        return (false, low)
     }
 
     func coefficient(for symbol: Symbol) -> Double {
         let (found, index) = index(of: symbol)
-        return found ? coefficients[index] : 0
+        return found ? cells[index].coefficient : 0
     }
 
     /// Adds `coefficient * symbol`; a cell that cancels to zero is removed.
     mutating func insert(_ symbol: Symbol, _ coefficient: Double = 1) {
         let (found, index) = index(of: symbol)
         if found {
-            let sum = coefficients[index] + coefficient
+            let sum = cells[index].coefficient + coefficient
             if isNearZero(sum) {
-                symbols.remove(at: index)
-                coefficients.remove(at: index)
+                cells.remove(at: index)
             } else {
-                coefficients[index] = sum
+                cells[index].coefficient = sum
             }
         } else if !isNearZero(coefficient) {
-            symbols.insert(symbol, at: index)
-            coefficients.insert(coefficient, at: index)
+            cells.insert(Cell(symbol: symbol, coefficient: coefficient), at: index)
         }
     }
 
     /// Adds `coefficient * row`, merging the two sorted cell lists.
     mutating func insert(_ row: Row, _ coefficient: Double = 1) {
         constant += row.constant * coefficient
-        if row.symbols.count == 1 {
-            insert(row.symbols[0], row.coefficients[0] * coefficient)
+        if row.cells.count == 1 {
+            insert(row.cells[0].symbol, row.cells[0].coefficient * coefficient)
             return
         }
-        var mergedSymbols: [Symbol] = []
-        var mergedCoefficients: [Double] = []
-        mergedSymbols.reserveCapacity(symbols.count + row.symbols.count)
-        mergedCoefficients.reserveCapacity(symbols.count + row.symbols.count)
-        var mine = 0
-        var theirs = 0
-        while mine < symbols.count || theirs < row.symbols.count {
-            if theirs == row.symbols.count || (mine < symbols.count && symbols[mine].id < row.symbols[theirs].id) {
-                mergedSymbols.append(symbols[mine])
-                mergedCoefficients.append(coefficients[mine])
-                mine += 1
-            } else if mine == symbols.count || row.symbols[theirs].id < symbols[mine].id {
-                let value = row.coefficients[theirs] * coefficient
-                if !isNearZero(value) {
-                    mergedSymbols.append(row.symbols[theirs])
-                    mergedCoefficients.append(value)
+        var merged: [Cell] = []
+        merged.reserveCapacity(cells.count + row.cells.count)
+        cells.withUnsafeBufferPointer { mine in
+            row.cells.withUnsafeBufferPointer { theirs in
+                var i = 0
+                var j = 0
+                while i < mine.count || j < theirs.count {
+                    if j == theirs.count || (i < mine.count && mine[i].symbol.id < theirs[j].symbol.id) {
+                        merged.append(mine[i])
+                        i += 1
+                    } else if i == mine.count || theirs[j].symbol.id < mine[i].symbol.id {
+                        let value = theirs[j].coefficient * coefficient
+                        if !isNearZero(value) { merged.append(Cell(symbol: theirs[j].symbol, coefficient: value)) }
+                        j += 1
+                    } else {
+                        let value = mine[i].coefficient + theirs[j].coefficient * coefficient
+                        if !isNearZero(value) { merged.append(Cell(symbol: mine[i].symbol, coefficient: value)) }
+                        i += 1
+                        j += 1
+                    }
                 }
-                theirs += 1
-            } else {
-                let value = coefficients[mine] + row.coefficients[theirs] * coefficient
-                if !isNearZero(value) {
-                    mergedSymbols.append(symbols[mine])
-                    mergedCoefficients.append(value)
-                }
-                mine += 1
-                theirs += 1
             }
         }
-        symbols = mergedSymbols
-        coefficients = mergedCoefficients
+        cells = merged
     }
 
     mutating func remove(_ symbol: Symbol) {
         let (found, index) = index(of: symbol)
-        if found {
-            symbols.remove(at: index)
-            coefficients.remove(at: index)
-        }
+        if found { cells.remove(at: index) }
     }
 
     mutating func reverseSign() {
         constant = -constant
-        for index in coefficients.indices { coefficients[index] = -coefficients[index] }
+        for index in cells.indices { cells[index].coefficient = -cells[index].coefficient }
     }
 
     /// Solves `0 = row` for `symbol` (which must be in the row): the row becomes `symbol = …`, without it.
     mutating func solve(for symbol: Symbol) {
         let (_, index) = index(of: symbol)
-        let factor = -1 / coefficients[index]
-        symbols.remove(at: index)
-        coefficients.remove(at: index)
+        let factor = -1 / cells[index].coefficient
+        cells.remove(at: index)
         constant *= factor
-        for cell in coefficients.indices { coefficients[cell] *= factor }
+        for cell in cells.indices { cells[cell].coefficient *= factor }
     }
 
     /// Solves `lhs = row` for `rhs`: the row of `lhs` becomes the row of `rhs`.
@@ -141,13 +143,9 @@ struct Row {
     mutating func substitute(_ symbol: Symbol, with row: Row) -> Bool {
         let (found, index) = index(of: symbol)
         guard found else { return false }
-        let coefficient = coefficients[index]
-        symbols.remove(at: index)
-        coefficients.remove(at: index)
+        let coefficient = cells[index].coefficient
+        cells.remove(at: index)
         insert(row, coefficient)
         return true
     }
-
-    /// The cells in the symbols' order.
-    var cells: Zip2Sequence<[Symbol], [Double]> { zip(symbols, coefficients) }
 }

@@ -15,7 +15,7 @@ extension Solver {
         if var basic = tableau[art.id] {
             setRow(nil, of: art)
             if basic.isEmpty { return satisfied }
-            guard satisfied, let entering = basic.cells.first(where: { $0.0.isPivotable })?.0 else { return false }
+            guard satisfied, let entering = basic.cells.first(where: { $0.symbol.isPivotable })?.symbol else { return false }
             basic.solve(for: art, entering)
             substitute(entering, with: basic)
             setRow(basic, of: entering)
@@ -36,8 +36,7 @@ extension Solver {
     /// The primal simplex: pivots while the objective (or phase one's) can still decrease.
     func optimize(phaseOne: Bool = false) throws(SolverError) {
         while true {
-            let goal = phaseOne ? artificial! : objective
-            guard let entering = enteringSymbol(goal) else { return }
+            guard let entering = phaseOne ? enteringSymbol(artificial!) : enteringSymbol(objective) else { return }
             guard let leaving = leavingRow(entering), var row = tableau[leaving.id] else {
                 throw .internalError("the objective is unbounded")
             }
@@ -50,7 +49,7 @@ extension Solver {
 
     /// The first parametric symbol (not a dummy) whose coefficient in the objective is negative.
     private func enteringSymbol(_ goal: Row) -> Symbol? {
-        goal.cells.first { $0.0.kind != .dummy && $0.1 < 0 }?.0
+        goal.cells.first { $0.symbol.kind != .dummy && $0.coefficient < 0 }?.symbol
     }
 
     /// The restricted basic row that bounds `entering` first as it grows (the ratio test; ties go to the
@@ -58,14 +57,16 @@ extension Solver {
     private func leavingRow(_ entering: Symbol) -> Symbol? {
         var ratio = Double.greatestFiniteMagnitude
         var found: Int?
-        for id in tableau.indices where kinds[id] != .external {
-            guard let row = tableau[id] else { continue }
-            let coefficient = row.coefficient(for: entering)
-            guard coefficient < 0 else { continue }
-            let candidate = -row.constant / coefficient
-            if candidate < ratio {
-                ratio = candidate
-                found = id
+        tableau.withUnsafeBufferPointer { rows in
+            kinds.withUnsafeBufferPointer { kinds in
+                for id in rows.indices where kinds[id] != .external {
+                    guard let coefficient = rows[id]?.coefficient(for: entering), coefficient < 0 else { continue }
+                    let candidate = -rows[id]!.constant / coefficient
+                    if candidate < ratio {
+                        ratio = candidate
+                        found = id
+                    }
+                }
             }
         }
         return found.map { Symbol(id: $0, kind: kinds[$0]) }
@@ -93,8 +94,9 @@ extension Solver {
     private func dualEnteringSymbol(_ row: Row) -> Symbol? {
         var ratio = Double.greatestFiniteMagnitude
         var entering: Symbol?
-        for (symbol, coefficient) in row.cells where coefficient > 0 && symbol.kind != .dummy {
-            let candidate = objective.coefficient(for: symbol) / coefficient
+        for cell in row.cells where cell.coefficient > 0 && cell.symbol.kind != .dummy {
+            let symbol = cell.symbol
+            let candidate = objective.coefficient(for: symbol) / cell.coefficient
             if candidate < ratio {
                 ratio = candidate
                 entering = symbol
@@ -112,19 +114,18 @@ extension Solver {
         var second: Int?
         var third: Int?
         for id in tableau.indices {
-            guard let row = tableau[id] else { continue }
-            let coefficient = row.coefficient(for: marker)
-            if coefficient == 0 { continue }
+            guard let coefficient = tableau[id]?.coefficient(for: marker), coefficient != 0 else { continue }
+            let constant = tableau[id]!.constant
             if kinds[id] == .external {
                 third = id
             } else if coefficient < 0 {
-                let ratio = -row.constant / coefficient
+                let ratio = -constant / coefficient
                 if ratio < firstRatio {
                     firstRatio = ratio
                     first = id
                 }
             } else {
-                let ratio = row.constant / coefficient
+                let ratio = constant / coefficient
                 if ratio < secondRatio {
                     secondRatio = ratio
                     second = id
@@ -164,18 +165,22 @@ extension Solver {
             if tableau[other.id]!.constant < 0 { infeasibleRows.append(other) }
         } else {
             let step = delta / tag.markerCoefficient
-            for id in tableau.indices {
-                guard let row = tableau[id] else { continue }
-                let coefficient = row.coefficient(for: marker)
-                guard coefficient != 0 else { continue }
-                tableau[id]!.constant += coefficient * step
-                let constant = tableau[id]!.constant
-                switch kinds[id] {
-                case .external: break
-                case .dummy: if !isNearZero(constant) { feasible = false }
-                case .slack, .error: if constant < 0 { infeasibleRows.append(Symbol(id: id, kind: kinds[id])) }
+            var infeasible: [Symbol] = []
+            tableau.withUnsafeMutableBufferPointer { rows in
+                kinds.withUnsafeBufferPointer { kinds in
+                    for id in rows.indices {
+                        guard let coefficient = rows[id]?.coefficient(for: marker), coefficient != 0 else { continue }
+                        rows[id]!.constant += coefficient * step
+                        let constant = rows[id]!.constant
+                        switch kinds[id] {
+                        case .external: break
+                        case .dummy: if !isNearZero(constant) { feasible = false }
+                        case .slack, .error: if constant < 0 { infeasible.append(Symbol(id: id, kind: kinds[id])) }
+                        }
+                    }
                 }
             }
+            infeasibleRows += infeasible
         }
         if checkingEveryRow {
             for id in tableau.indices where kinds[id] == .slack || kinds[id] == .error {

@@ -8,11 +8,13 @@ extension Solver {
         }
         kinds.append(kind)
         tableau.append(nil)
+        variables.append(nil)
         return Symbol(id: kinds.count - 1, kind: kind)
     }
 
     func freeID(_ symbol: Symbol) {
         tableau[symbol.id] = nil
+        variables[symbol.id] = nil
         freeIDs.append(symbol.id)
     }
 
@@ -26,6 +28,7 @@ extension Solver {
         if let external = externals[variable] { return external.symbol }
         let symbol = newSymbol(.external)
         externals[variable] = (symbol, 0)
+        variables[symbol.id] = variable
         return symbol
     }
 
@@ -81,7 +84,7 @@ extension Solver {
     /// symbol when that can enter with a negative coefficient (so the row stays feasible); else none, and
     /// the row needs phase one.
     func chooseSubject(_ row: Row, _ tag: Tag) -> Symbol? {
-        for (symbol, _) in row.cells where symbol.kind == .external { return symbol }
+        for cell in row.cells where cell.symbol.kind == .external { return cell.symbol }
         if tag.marker.isPivotable, row.coefficient(for: tag.marker) < 0 { return tag.marker }
         if let other = tag.other, other.isPivotable, row.coefficient(for: other) < 0 { return other }
         return nil
@@ -133,14 +136,23 @@ extension Solver {
     /// Replaces `symbol` by `row` in every row, the objective and phase one's objective; rows of
     /// restricted symbols that become negative are infeasible, for the dual simplex.
     func substitute(_ symbol: Symbol, with row: Row) {
-        for id in tableau.indices {
-            guard let basic = tableau[id], basic.coefficient(for: symbol) != 0 else { continue }
-            undoLog?.append((id, basic))
-            tableau[id]!.substitute(symbol, with: row)
-            if kinds[id] != .external, tableau[id]!.constant < 0 {
-                infeasibleRows.append(Symbol(id: id, kind: kinds[id]))
+        var log = undoLog
+        undoLog = nil
+        var infeasible: [Symbol] = []
+        tableau.withUnsafeMutableBufferPointer { rows in
+            kinds.withUnsafeBufferPointer { kinds in
+                for id in rows.indices {
+                    guard let coefficient = rows[id]?.coefficient(for: symbol), coefficient != 0 else { continue }
+                    log?.append((id, rows[id]))
+                    rows[id]!.substitute(symbol, with: row)
+                    if kinds[id] != .external, rows[id]!.constant < 0 {
+                        infeasible.append(Symbol(id: id, kind: kinds[id]))
+                    }
+                }
             }
         }
+        undoLog = log
+        infeasibleRows += infeasible
         objective.substitute(symbol, with: row)
         artificial?.substitute(symbol, with: row)
     }

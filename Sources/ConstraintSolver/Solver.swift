@@ -33,6 +33,8 @@ public final class Solver {
     var freeIDs: [Int] = []
     /// Each variable's symbol, and how many added constraints name it (at none, it leaves the solver).
     var externals: [Variable: (symbol: Symbol, uses: Int)] = [:]
+    /// The variable of each external symbol, by symbol id, for `updateVariables` to walk in order.
+    var variables: [Variable?] = []
     var edits: [Variable: Edit] = [:]
     var infeasibleRows: [Symbol] = []
     var objective = Row()
@@ -58,7 +60,7 @@ public final class Solver {
         let (made, tag) = row(for: constraint)
         var row = made
         var subject = chooseSubject(row, tag)
-        if subject == nil, row.cells.allSatisfy({ $0.0.kind == .dummy }) {
+        if subject == nil, row.cells.allSatisfy({ $0.symbol.kind == .dummy }) {
             guard isNearZero(row.constant) else {
                 release(tag)
                 throw .unsatisfiable("\(constraint)")
@@ -166,8 +168,13 @@ public final class Solver {
 
     /// Writes the current solution into the variables' `value`.
     public func updateVariables() {
-        for (variable, external) in externals {
-            variable.value = tableau[external.symbol.id]?.constant ?? 0
+        tableau.withUnsafeBufferPointer { rows in
+            variables.withUnsafeBufferPointer { variables in
+                for id in variables.indices {
+                    guard let variable = variables[id] else { continue }
+                    variable.value = rows[id]?.constant ?? 0
+                }
+            }
         }
     }
 
@@ -187,6 +194,7 @@ public final class Solver {
         kinds = []
         freeIDs = []
         externals = [:]
+        variables = []
         edits = [:]
         infeasibleRows = []
         objective = Row()
