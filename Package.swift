@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "KioskRuntime", targets: ["KioskRuntime"]),
         /// In-memory twins of a screen and a clock, and `KioskTester`, for unit tests of an app of your own.
         .library(name: "KioskTesting", targets: ["KioskTesting"]),
+        /// The linear constraint solver under Auto Layout; a product for the benchmarks against kiwi.
+        .library(name: "ConstraintSolver", targets: ["ConstraintSolver"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "hello-kiosk", targets: ["HelloKiosk"]),
         .executable(name: "foundation-kiosk", targets: ["FoundationKiosk"]),

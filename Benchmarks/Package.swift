@@ -30,7 +30,15 @@ let package = Package(
                 "CPixmanBaseline",
             ]),
 
-        // `swift package benchmark` runs this.
+        // kiwi behind a C interface, the layout benchmarks' baseline (headers from scripts/fetch-kiwi.sh).
+        .target(name: "CKiwiBaseline", cxxSettings: [.headerSearchPath(".")]),
+
+        // The layout systems (a screen of views and constraints), solved by ConstraintSolver and by kiwi.
+        .target(
+            name: "LayoutSystems",
+            dependencies: [.product(name: "ConstraintSolver", package: kioskPackage), "CKiwiBaseline"]),
+
+        // `swift package benchmark` runs these.
         .executableTarget(
             name: "Composition",
             dependencies: [
@@ -41,8 +49,22 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
+        .executableTarget(
+            name: "Layout",
+            dependencies: [
+                "LayoutSystems",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Layout",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        // The layout systems in a plain loop for callgrind, and `check`: both solvers find the same values.
+        .executableTarget(name: "LayoutProfile", dependencies: ["LayoutSystems"]),
+
         // The same scenarios in a plain loop, for `valgrind --tool=callgrind` (perf counters are not
         // available on these machines; callgrind's instruction counts are repeatable).
         .executableTarget(name: "CompositionProfile", dependencies: ["CompositionScenes"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
