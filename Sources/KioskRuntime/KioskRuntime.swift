@@ -63,20 +63,21 @@ public final class KioskRuntime {
     /// Why `backend = "auto"` ended up headless on a machine meant to show something, for the status line.
     private var fallbackWarning: String?
     private var observations: [NotificationObservation] = []
+    /// The compositor's frames, heard through the application's instrumentation.
+    private var frames: InstrumentationToken?
     let log = Logger(label: "kiosk.runtime")
 
     /// Whether input was asked for at start (`requestInput`), and the latest time it starts at.
-    private var inputRequested = false
-    private var inputDeadline: FrameTimer?
+    private(set) var inputRequested = false
+    var inputDeadline: FrameTimer?
 
     /// What input there is, said once: the devices found when input started, or why this kiosk opens none.
+    /// Posted through the application's instrumentation as `.runtime(InputOutcome)` (`kiosk calibrate`
+    /// hears it to stop at once when there is no touchscreen to tap).
     public enum InputOutcome: Sendable {
         case started([InputDeviceInfo])
         case unavailable(String)
     }
-
-    /// Hears the `InputOutcome` once (`kiosk calibrate` stops at once when there is no touchscreen to tap).
-    public var inputObserver: (@MainActor (InputOutcome) -> Void)?
 
     /// Text's start-up work, started before the configuration was read when `main` made it, else by `start()`.
     private var fonts: FontPreparation?
@@ -144,50 +145,7 @@ public final class KioskRuntime {
         let compositor = Compositor(output: display, application: application)
         self.compositor = compositor
         display.compositor = compositor
-        compositor.frameObserver = { [weak self] screen in
-            guard let self else { return }
-            if let launchScreen, !launchScreen.isReleased,
-                application.connectedScreens.allSatisfy({ compositor.framesComposed(on: $0) > 0 })
-            {
-                launchScreen.release()
-            }
-            self.reached(.firstFrame)
-            self.service.ready(status: self.statusLine())
-        }
-        compositor.planesObserver = { [weak self] screen, vblank in
-            guard let self else { return }
-            self.trace?.recordPlanes(on: screen, planes: compositor.planesInUse(on: screen), flip: vblank ?? application.clock.now)
-        }
-        compositor.presentationObserver = { [weak self] screen, vblank in
-            guard let self else { return }
-            self.trace?.recordFrame(
-                on: screen, number: compositor.framesComposed(on: screen), flip: vblank ?? application.clock.now,
-                vblankKnown: vblank != nil, tick: compositor.tick(ofLastFrameOn: screen),
-                composed: compositor.compositionTime(ofLastFrameOn: screen))
-            let isFirstFlip = self.timeline.milliseconds(.firstFlip) == nil
-            if isFirstFlip { self.reached(.firstFlip) }
-            guard display.drivesDisplays, !self.inputRequested else { return }
-            if isFirstFlip {
-                // The first frame is on the display: input, which it did not need, comes once the launch's
-                // animations are on it too (InputStartPolicy), or a second later whatever animates.
-                let clock = application.clock
-                self.inputDeadline = clock.schedule(at: clock.now + InputStartPolicy.latestDelay) { [weak self] in
-                    self?.requestInput(
-                        because: "a second after the first frame, the screens not settled (an animation or a frame still in flight)")
-                }
-            }
-            let others = application.connectedScreens.filter { $0 !== screen }.map {
-                InputStartPolicy.ScreenState(needsFrame: compositor.needsFrame(on: $0), frameInFlight: compositor.isFrameInFlight(on: $0))
-            }
-            if InputStartPolicy.hasSettled(
-                isAnimating: application.isAnimating, landedNeedsFrame: compositor.needsFrame(on: screen), others: others)
-            {
-                // On the next turn: this one is still delivering the frame's flip.
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated { self.requestInput(because: "the screens settled after the first frame") }
-                }
-            }
-        }
+        frames = observeFrames(of: compositor, display: display, launchScreen: launchScreen)
         observeScreens()
         application.preferredMainScreenName = configuration.primary
         applyKeyboard(configuration)
@@ -217,8 +175,10 @@ public final class KioskRuntime {
         }
         reached(.fonts)
         if !display.drivesDisplays {
-            inputObserver?(
-                .unavailable("the \(type(of: display).name) backend opens no input devices (input runs beside real displays only)"))
+            application.instrumentation.post(
+                .runtime(
+                    InputOutcome.unavailable(
+                        "the \(type(of: display).name) backend opens no input devices (input runs beside real displays only)")))
         }
         fonts.finishOnFirstText()
         delegate.applicationDidFinishLaunching(application)
@@ -291,7 +251,7 @@ public final class KioskRuntime {
 
     /// Opens the input devices once (the launch settled, or its deadline came); `reason` is said in the log
     /// at debug level.
-    private func requestInput(because reason: String) {
+    func requestInput(because reason: String) {
         guard !inputRequested else { return }
         inputRequested = true
         log.debug("input: opening the devices: \(reason)")
@@ -323,12 +283,12 @@ public final class KioskRuntime {
             self.router = router
             try input.start()
             reached(.input)
-            inputObserver?(.started(router.presentDevices))
+            application.instrumentation.post(.runtime(InputOutcome.started(router.presentDevices)))
         } catch {
             self.input = nil
             self.router = nil
             log.error("input is off: \(error)")
-            inputObserver?(.unavailable("input is off: \(error)"))
+            application.instrumentation.post(.runtime(InputOutcome.unavailable("input is off: \(error)")))
         }
     }
 
@@ -346,7 +306,7 @@ public final class KioskRuntime {
     }
 
     /// Records a phase of the start (once), in the log and the trace.
-    private func reached(_ phase: StartupTimeline.Phase) {
+    func reached(_ phase: StartupTimeline.Phase) {
         guard let milliseconds = timeline.record(phase) else { return }
         trace?.recordStartup(phase, milliseconds: milliseconds)
     }

@@ -55,6 +55,8 @@ final class PowerManager {
     /// a scheduled off, it counts as woken during it rather than being turned off again.
     private var wokenWhileDisconnected: Set<String> = []
     private var observations: [NotificationObservation] = []
+    /// Input activity (`InstrumentationEvent.activity`), which restarts the idle timers.
+    private var activityToken: InstrumentationToken?
     /// The wall clock (seconds since 1970, CLOCK_REALTIME) and local time at a wall-clock moment (the
     /// system's time zone, `localtime_r`); tests give their own.
     private let wallClock: () -> Double
@@ -88,7 +90,9 @@ final class PowerManager {
         self.wallClock = wallClock
         self.localTime = localTime
         application.wakeHandler = { [weak self] screen in self?.wake(screen, reason: "input") }
-        application.activityObserver = { [weak self] screen in self?.activity(on: screen) }
+        activityToken = application.instrumentation.observe { [weak self] event in
+            if case .activity(let screen) = event { self?.activity(on: screen) }
+        }
         let center = application.notificationCenter
         observations.append(
             center.addObserver(forName: Screen.didConnectNotification) { [weak self] note in
@@ -125,7 +129,8 @@ final class PowerManager {
         scheduleTimer = nil
         observations.removeAll()
         application.wakeHandler = nil
-        application.activityObserver = nil
+        activityToken?.cancel()
+        activityToken = nil
     }
 
     // MARK: Idle

@@ -8,11 +8,13 @@ import Logging
 /// for tests and for diagnosing a kiosk in the field. Lines are written as they happen (no buffering), so a crash
 /// loses nothing.
 @MainActor
-final class Trace: AnimationObserver {
+final class Trace {
     private let descriptor: Int32
     private let path: String
     private let application: Application
     private var observations: [NotificationObservation] = []
+    /// The application's instrumentation: deliveries, animations, gestures, edits, scrolls.
+    private var instrumentation: InstrumentationToken?
     /// A write failed: said once, loudly; later failures are counted.
     private var lostLines = 0
     private let log = Logger(label: "kiosk.trace")
@@ -50,11 +52,7 @@ final class Trace: AnimationObserver {
         for (name, event) in Application.modelNotifications {
             observations.append(center.addObserver(forName: name) { [weak self] note in self?.record(event, object: note.object) })
         }
-        application.touchDeliveryObserver = { [weak self] touch in self?.record(touch) }
-        application.pressDeliveryObserver = { [weak self] press, window in self?.record(press, in: window) }
-        application.animationObserver = self
-        application.gestureObserver = { [weak self] recognizer in self?.record(recognizer) }
-        application.textEditObserver = { [weak self] field in self?.recordEdit(field) }
+        instrumentation = application.instrumentation.observe { [weak self] event in self?.record(event) }
         observations.append(
             center.addObserver(forName: Screen.powerStateDidChangeNotification) { [weak self] note in
                 self?.recordPower(note)
@@ -73,19 +71,31 @@ final class Trace: AnimationObserver {
         ] {
             observations.append(center.addObserver(forName: name) { [weak self] note in self?.recordKeyboard(event, note) })
         }
-        application.scrollObserver = { [weak self] scrollView in self?.scrolled(scrollView) }
     }
 
     func stop() {
         observations = []
-        application.touchDeliveryObserver = nil
-        application.pressDeliveryObserver = nil
-        application.gestureObserver = nil
-        application.textEditObserver = nil
-        application.scrollObserver = nil
-        if application.animationObserver === self { application.animationObserver = nil }
+        instrumentation?.cancel()
+        instrumentation = nil
         if lostLines > 0 { log.error("trace \(path): \(lostLines) line(s) could not be written") }
         close(descriptor)
+    }
+
+    /// The instrumentation's events a trace writes (frames and planes come through the runtime, which
+    /// knows their numbers; paints, activity and the runtime's own events are not written).
+    private func record(_ event: InstrumentationEvent) {
+        switch event {
+        case .touchDelivered(let touch): record(touch)
+        case .pressDelivered(let press, let window): record(press, in: window)
+        case .animationBegan(let views, let properties, let duration):
+            animationDidBegin(views: views, properties: properties, duration: duration)
+        case .animationEnded(let views, let properties, let duration, let finished):
+            animationDidEnd(views: views, properties: properties, duration: duration, finished: finished)
+        case .gestureChanged(let recognizer): record(recognizer)
+        case .textEdited(let field): recordEdit(field)
+        case .scrolled(let scrollView): scrolled(scrollView)
+        case .frameComposed, .presented, .planesPresented, .painted, .activity, .runtime: break
+        }
     }
 
     private func record(_ event: String, object: AnyObject?) {
@@ -238,12 +248,12 @@ final class Trace: AnimationObserver {
 
     /// `animation.begin`: an animation block started; `properties` as `view: property` pairs; `at`, when (the
     /// animation clock, CLOCK_MONOTONIC seconds: the frames' `flip` and `tick` are on the same clock).
-    func animationDidBegin(views: [View], properties: [String], duration: TimeInterval) {
+    private func animationDidBegin(views: [View], properties: [String], duration: TimeInterval) {
         write(animationLine("animation.begin", views: views, properties: properties, duration: duration))
     }
 
     /// `animation.end`: it ended, `finished` false when one of its animations was replaced first.
-    func animationDidEnd(views: [View], properties: [String], duration: TimeInterval, finished: Bool) {
+    private func animationDidEnd(views: [View], properties: [String], duration: TimeInterval, finished: Bool) {
         var line = animationLine("animation.end", views: views, properties: properties, duration: duration)
         line.append("finished", .bool(finished))
         write(line)

@@ -77,7 +77,8 @@ extension KioskCommand {
                 kiosk.calibrationOff = true
                 runtime = kiosk
                 // Taps that cannot come are not waited for; a touchscreen not connected yet (USB) may still come.
-                kiosk.inputObserver = { outcome in
+                let inputOutcome = kiosk.application.instrumentation.observe { event in
+                    guard case .runtime(let outcome as KioskRuntime.InputOutcome) = event else { return }
                     switch outcome {
                     case .started(let devices) where devices.contains(where: { $0.capabilities.contains(.touch) }): break
                     case .started(let devices):
@@ -99,7 +100,8 @@ extension KioskCommand {
                     }
                 }
                 do {
-                    try kiosk.run()
+                    // The token lives as long as the run (a local is otherwise released after its last use).
+                    try withExtendedLifetime(inputOutcome) { try kiosk.run() }
                 } catch {
                     StandardError.write("kiosk calibrate: error: \(error)")
                     return .failure(CommandExit(status: ExitStatus.cannotRun))

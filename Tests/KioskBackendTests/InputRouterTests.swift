@@ -112,7 +112,8 @@ final class TouchLog: View {
     @Test func kernelTimestamps() {
         let bed = InputBed()
         var stamps: [TimeInterval] = []
-        bed.app.touchDeliveryObserver = { stamps.append($0.timestamp) }
+        let token = bed.app.instrumentation.observe { if case .touchDelivered(let touch) = $0 { stamps.append(touch.timestamp) } }
+        defer { token.cancel() }
         let screen = bed.input.plugTouchscreen()
         bed.input.frame(screen, down: [(0, 0.5, 0.5)], time: 12_345_678)
         #expect(stamps == [12.345678])

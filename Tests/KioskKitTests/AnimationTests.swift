@@ -11,6 +11,8 @@ final class AnimationBed {
     let clock = ManualClock(now: 99)
     let window: Window
     private(set) var frameTimes: [TimeInterval] = []
+    /// `frameTimes`' subscription.
+    private var frames: InstrumentationToken?
 
     init(width: Int = 320, height: Int = 240, buffers: Int = 1) {
         render = RenderBed(width: width, height: height, buffers: buffers)
@@ -23,8 +25,8 @@ final class AnimationBed {
         // is not held back to a period after it (outputs without vblank times get a frame per period).
         render.render()
         clock.advance(to: 100)
-        render.compositor.frameObserver = { [weak self] _ in
-            guard let self else { return }
+        frames = render.compositor.application.instrumentation.observe { [weak self] event in
+            guard let self, case .frameComposed = event else { return }
             self.frameTimes.append(self.clock.now)
         }
     }

@@ -524,7 +524,8 @@ struct CompositorTests {
         box.center = Point(x: 100, y: 100)
         r.render()  // buffer B, age 0: whole screen
         var painted: [Region] = []
-        r.compositor.paintObserver = { painted.append($0) }
+        let token = r.compositor.application.instrumentation.observe { if case .painted(let region) = $0 { painted.append(region) } }
+        defer { token.cancel() }
         box.center = Point(x: 200, y: 100)
         let frame = r.render()  // buffer A, age 2: the first move copied from B, the second painted
         #expect(r.output.presented.map(\.age) == [0, 0, 2])
@@ -549,7 +550,8 @@ struct CompositorTests {
         r.compositor.setNeedsFullRepaint(r.screen)
         #expect(r.compositor.scanoutImage(of: r.screen) == nil)
         var painted: [Region] = []
-        r.compositor.paintObserver = { painted.append($0) }
+        let token = r.compositor.application.instrumentation.observe { if case .painted(let region) = $0 { painted.append(region) } }
+        defer { token.cancel() }
         let frame = r.render()  // buffer A, age 2: painted whole, nothing copied from B
         #expect(r.output.presented.last?.age == 2 && painted == [Region(PixelRect(x: 0, y: 0, width: 320, height: 240))])
         #expect(rgb(frame, 100, 100) == 0xFF0000 && rgb(frame, 5, 5) == 0xFFFFFF)

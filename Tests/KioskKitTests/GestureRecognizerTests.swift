@@ -39,7 +39,7 @@ struct GestureRow {
 }
 
 /// A window on the in-memory screen, a manual clock, and one log of what the recognizers do (each state
-/// change, through `Application.gestureObserver`) and what the views and controls under the fingers get,
+/// change, through the instrumentation's `gestureChanged`) and what the views and controls under the fingers get,
 /// every line stamped with the row's time, so the order of the two is part of what a table checks.
 @MainActor
 final class GestureLab {
@@ -52,12 +52,15 @@ final class GestureLab {
     private var fingers: [Int: Touch] = [:]
     private var recognizers: [GestureRecognizer] = []
     private var details: [ObjectIdentifier: () -> String] = [:]
+    /// `log`'s subscription to the recognizers' state changes.
+    private var gestures: InstrumentationToken?
 
     init() {
         // The recognizers' timers (multi-tap interval, long press, swipe duration) run on this clock.
         bed.app.clock = clock
         window = bed.window("main")
-        bed.app.gestureObserver = { [unowned self] recognizer in
+        gestures = bed.app.instrumentation.observe { [unowned self] event in
+            guard case .gestureChanged(let recognizer) = event else { return }
             let detail = details[ObjectIdentifier(recognizer)]?() ?? ""
             record("\(recognizer.name ?? recognizer.kind) \(recognizer.state.rawValue)" + (detail.isEmpty ? "" : " " + detail))
         }

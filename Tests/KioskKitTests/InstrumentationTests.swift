@@ -95,4 +95,16 @@ struct InstrumentationTests {
         instrumentation.post(event())
         #expect(built == 1)
     }
+
+    /// An application's toolkit posts there: the activity of an event routed with no window to take it.
+    @Test func anApplicationPostsItsEvents() {
+        let application = Application(notificationCenter: NotificationHub())
+        var heard: [String] = []
+        let token = application.instrumentation.observe { if let name = activityScreen($0) { heard.append(name) } }
+        defer { token.cancel() }
+        let other = application.instrumentation.observe { if let name = activityScreen($0) { heard.append("other " + name) } }
+        defer { other.cancel() }
+        application.sendEvent(Event(presses: [], timestamp: 0))
+        #expect(heard == ["none", "other none"])
+    }
 }

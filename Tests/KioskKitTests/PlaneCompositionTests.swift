@@ -67,6 +67,8 @@ struct PlaneCompositionTests {
         let output: PlaneOutput
         let compositor: Compositor
         var painted: [Region] = []
+        /// `painted`'s subscription.
+        private var paints: InstrumentationToken?
 
         @MainActor init(planes: [DisplayPlane], rotation: Rotation = .normal) {
             bed = TestBed(screens: [])
@@ -75,7 +77,9 @@ struct PlaneCompositionTests {
             output = PlaneOutput(planes: planes)
             compositor = Compositor(output: output, application: bed.app)
             output.compositor = compositor
-            compositor.paintObserver = { [unowned self] in self.painted.append($0) }
+            paints = bed.app.instrumentation.observe { [unowned self] in
+                if case .painted(let region) = $0 { self.painted.append(region) }
+            }
         }
 
         @MainActor func render() -> Bitmap {

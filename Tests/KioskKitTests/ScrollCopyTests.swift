@@ -40,7 +40,8 @@ struct ScrollCopyTests {
         table.addSubview(badge)
         var frames: [Bitmap] = []
         var painted = 0
-        render.compositor.paintObserver = { painted += $0.area }
+        let token = render.bed.app.instrumentation.observe { if case .painted(let region) = $0 { painted += region.area } }
+        defer { token.cancel() }
         func frame() {
             let before = render.output.presented.count
             render.render()
@@ -134,7 +135,8 @@ struct ScrollCopyTests {
         window.addSubview(table)
         render.render()
         var painted: [Region] = []
-        render.compositor.paintObserver = { painted.append($0) }
+        let token = render.bed.app.instrumentation.observe { if case .painted(let region) = $0 { painted.append(region) } }
+        defer { token.cancel() }
         table.contentOffset = Point(x: 0, y: 4)
         render.render()
         // The 4 rows of pixels at the bottom, nothing else (row 10 was already partly in view).

@@ -18,7 +18,8 @@ struct TouchEndTests {
         }
         alert.addSubview(button)
         var delivered: [Touch.Phase] = []
-        bed.app.touchDeliveryObserver = { delivered.append($0.phase) }
+        let token = bed.app.instrumentation.observe { if case .touchDelivered(let touch) = $0 { delivered.append(touch.phase) } }
+        defer { token.cancel() }
         let touch = bed.touchDown(at: Point(x: 10, y: 10))
         bed.touch(touch, .ended)
         #expect(tapped == 1)

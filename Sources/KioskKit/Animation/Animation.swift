@@ -290,15 +290,6 @@ private final class SettleWaiter {
     init(action: @escaping @MainActor () -> Void) { self.action = action }
 }
 
-/// Something that wants to hear when animations begin and end (the runtime's trace).
-@MainActor
-public protocol AnimationObserver: AnyObject {
-    /// An animation block started animating `properties` (`view identifier: property`) for `duration`.
-    func animationDidBegin(views: [View], properties: [String], duration: TimeInterval)
-    /// It ended: `finished` false when one of its animations was replaced first.
-    func animationDidEnd(views: [View], properties: [String], duration: TimeInterval, finished: Bool)
-}
-
 /// Runs every view animation of an application: records the changes an animation block makes, moves the
 /// presentation values on each frame the compositor asks for (`advance(to:)`), ends animations and calls
 /// completions. Nothing runs while nothing animates.
@@ -313,7 +304,6 @@ final class Animator {
     private var endTimer: FrameTimer?
     /// What waits for every animation to end (`whenSettled`), each with its time limit.
     private var settleWaiters: [SettleWaiter] = []
-    weak var observer: (any AnimationObserver)?
 
     init(application: Application) {
         self.application = application
@@ -359,9 +349,10 @@ final class Animator {
             if let completion { runLater { completion(true) } }
             return
         }
-        observer?.animationDidBegin(
-            views: group.properties.map(\.view), properties: group.properties.map { $0.property.rawValue },
-            duration: parameters.duration)
+        application.instrumentation.post(
+            .animationBegan(
+                views: group.properties.map(\.view), properties: group.properties.map { $0.property.rawValue },
+                duration: parameters.duration))
         requestFrames()
     }
 
@@ -477,9 +468,10 @@ final class Animator {
         if !finished { group.finished = false }
         if animations.isEmpty { settle() }
         guard group.running == 0 else { return }
-        observer?.animationDidEnd(
-            views: group.properties.map(\.view), properties: group.properties.map { $0.property.rawValue },
-            duration: group.parameters.duration, finished: group.finished)
+        application.instrumentation.post(
+            .animationEnded(
+                views: group.properties.map(\.view), properties: group.properties.map { $0.property.rawValue },
+                duration: group.parameters.duration, finished: group.finished))
         if let completion = group.completion {
             let finished = group.finished
             // After the frame's changes, never inside another block or setter: on the next turn.

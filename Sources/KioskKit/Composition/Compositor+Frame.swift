@@ -143,7 +143,7 @@ extension Compositor {
         } else {
             output.present(buffer, for: screen, damage: bufferDamage)
         }
-        frameObserver?(screen)
+        application.instrumentation.post(.frameComposed(screen))
     }
 
     /// Nothing composed changed, only what the planes show (a cursor moved): the output moves them.

@@ -31,7 +31,7 @@ extension Compositor {
     /// `overBlack`: the screen's black is behind the layers (a frame); false for a plane's buffer, whose
     /// pixels no layer paints are transparent.
     func paint(_ layers: [Layer], into shadow: Bitmap, damage: Region, overBlack: Bool = true) {
-        if overBlack { paintObserver?(damage) }
+        if overBlack { application.instrumentation.post(.painted(damage)) }
         var covered = Region()
         var regions = [Region](repeating: Region(), count: layers.count)
         for index in layers.indices.reversed() {

@@ -11,9 +11,9 @@ extension Compositor {
     public func framePresented(on screen: Screen, at timestamp: TimeInterval? = nil) {
         guard let state = states[ObjectIdentifier(screen)] else { return }
         if state.inFlightMovesPlanesOnly {
-            planesObserver?(screen, timestamp)
+            application.instrumentation.post(.planesPresented(screen, vblank: timestamp))
         } else {
-            presentationObserver?(screen, timestamp)
+            application.instrumentation.post(.presented(screen, vblank: timestamp))
         }
         state.inFlight = false
         state.inFlightMovesPlanesOnly = false

@@ -33,14 +33,6 @@ public final class Compositor: WindowChangeObserver {
     public let output: any FrameOutput
     /// Skip what opaque views cover. Off only to prove in tests and benchmarks that it changes nothing.
     public var isOpaqueCullingEnabled = true
-    /// Called after a frame was composed for a screen (the runtime uses it for sd_notify READY=1).
-    public var frameObserver: ((Screen) -> Void)?
-    /// Called when a frame of a screen is on the display (after its page flip), with the screen and the
-    /// flip's vblank time when the output knows it (CLOCK_MONOTONIC seconds).
-    public var presentationObserver: ((Screen, TimeInterval?) -> Void)?
-    /// Called when a change that moved only what planes show (a cursor on its plane) is on the display, in
-    /// place of `presentationObserver`: no frame was composed.
-    public var planesObserver: ((Screen, TimeInterval?) -> Void)?
 
     var states: [ObjectIdentifier: ScreenState] = [:]
     var frameScheduled = false
@@ -57,9 +49,6 @@ public final class Compositor: WindowChangeObserver {
     public var isCacheCroppingEnabled = true
     /// How many buffers' worth of damage to remember; an older buffer is repainted whole.
     static let damageRingLength = 4
-
-    /// Told the region each paint composites (tests: a scroll paints only what came into view).
-    var paintObserver: ((Region) -> Void)?
 
     public init(output: any FrameOutput, application: Application = .shared) {
         self.output = output

@@ -14,8 +14,10 @@ final class GestureArena {
     /// Nesting of touch delivery: state changes during it flush delayed touches at its end.
     private var deliveryDepth = 0
 
-    /// Told about every state change but to `.possible` (the runtime's trace).
-    var observer: ((GestureRecognizer) -> Void)?
+    /// Told about every state change but to `.possible` (`gestureChanged`: the runtime's trace).
+    private let instrumentation: Instrumentation
+
+    init(instrumentation: Instrumentation) { self.instrumentation = instrumentation }
 
     // MARK: New touches
 
@@ -227,18 +229,18 @@ final class GestureArena {
         case (.possible, .failed), (.possible, .cancelled):
             recognizer.pendingState = nil
             recognizer.commit(.failed)
-            observer?(recognizer)
+            instrumentation.post(.gestureChanged(recognizer))
             didFail(recognizer)
         case (.began, .changed), (.changed, .changed), (.began, .ended), (.changed, .ended), (.began, .cancelled),
             (.changed, .cancelled):
             recognizer.commit(state)
             recognizer.sendActions()
-            observer?(recognizer)
+            instrumentation.post(.gestureChanged(recognizer))
         case (.began, .failed), (.changed, .failed):
             // A gesture under way cannot fail any more; it is cancelled.
             recognizer.commit(.cancelled)
             recognizer.sendActions()
-            observer?(recognizer)
+            instrumentation.post(.gestureChanged(recognizer))
         default:
             // Anything else (`.changed` before `.began`, any change after the end) is not a transition.
             return
@@ -270,7 +272,7 @@ final class GestureArena {
         }
         if recognizer.cancelsTouchesInView { claimTouches(of: recognizer) }
         recognizer.sendActions()
-        observer?(recognizer)
+        instrumentation.post(.gestureChanged(recognizer))
         // Those that waited for it to fail fail now.
         for waiting in active where waiting.state == .possible && waiting.pendingState != nil && waiting.requiresFailure(of: recognizer) {
             transition(waiting, to: .failed)

@@ -369,7 +369,7 @@ open class TextField: Control, KeyInput {
         caretPosition = min(before.count, text.count)
         placeCaret(restartBlink: true)
         sendActions(for: .editingChanged)
-        Application.shared.textEditObserver?(self)
+        Application.shared.instrumentation.post(.textEdited(self))
         return true
     }
 

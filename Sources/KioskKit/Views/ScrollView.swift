@@ -565,7 +565,7 @@ open class ScrollView: View {
         placeIndicators()
         setNeedsLayout()
         delegate?.scrollViewDidScroll(self)
-        Application.shared.scrollObserver?(self)
+        Application.shared.instrumentation.post(.scrolled(self))
     }
 
     // MARK: Indicators

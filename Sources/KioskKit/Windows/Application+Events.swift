@@ -7,13 +7,13 @@ extension Application {
     /// its screen whose bounds contain it, then down that window's views by hit testing, and stays with
     /// that view; events without a position go to the key window, or are dropped with a log line.
     public func sendEvent(_ event: Event) {
-        if let activityObserver {
+        if instrumentation.isObserved {
             if event.hasPosition {
                 var screens: [Screen] = []
                 for touch in event.allTouches where !screens.contains(where: { $0 === touch.screen }) { screens.append(touch.screen) }
-                for screen in screens { activityObserver(screen) }
+                for screen in screens { instrumentation.post(.activity(screen)) }
             } else {
-                activityObserver(nil)
+                instrumentation.post(.activity(nil))
             }
         }
         guard event.hasPosition else {
@@ -30,7 +30,7 @@ extension Application {
             }
             target.sendEvent(event)
             for press in event.allPresses {
-                pressDeliveryObserver?(press, target)
+                instrumentation.post(.pressDelivered(press, target))
                 keyPressDidChange(press, delivered: true)
             }
             return
@@ -45,7 +45,7 @@ extension Application {
         }
         for window in targets { window.sendEvent(event) }
         for touch in event.allTouches where activeTouches.contains(where: { $0 === touch }) {
-            if touch.view != nil { touchDeliveryObserver?(touch) }
+            if touch.view != nil { instrumentation.post(.touchDelivered(touch)) }
             if touch.phase == .ended || touch.phase == .cancelled { finish(touch) }
         }
     }

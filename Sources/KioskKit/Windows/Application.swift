@@ -13,8 +13,15 @@ public final class Application: Responder {
     /// Where screen and window notifications are posted.
     public let notificationCenter: NotificationHub
 
+    /// Where the toolkit posts what happens (frames, paints, animations, gestures, edits, scrolls, input
+    /// activity, deliveries) for any number of listeners: the runtime's trace and power manager, tests.
+    public let instrumentation: Instrumentation
+
     public init(notificationCenter: NotificationHub = .default) {
         self.notificationCenter = notificationCenter
+        let instrumentation = Instrumentation()
+        self.instrumentation = instrumentation
+        gestures = GestureArena(instrumentation: instrumentation)
         placeholderScreen = Screen(name: "", driver: nil, registered: false)
         super.init()
     }
@@ -22,7 +29,8 @@ public final class Application: Responder {
     /// The end of the responder chain.
     override public var next: Responder? { nil }
 
-    /// Told about every change that needs a repaint; set by the compositor.
+    /// Told about every change that needs a repaint; set by the compositor. Not instrumentation: the one
+    /// compositor of the application is how a change reaches the screen, and it answers (a frame is asked for).
     weak var changeObserver: (any WindowChangeObserver)?
 
     // MARK: Time and animation
@@ -34,12 +42,6 @@ public final class Application: Responder {
     /// Runs the view animations of this application.
     private(set) lazy var animator = Animator(application: self)
 
-    /// Told when animations begin and end (the runtime's trace).
-    public var animationObserver: (any AnimationObserver)? {
-        get { animator.observer }
-        set { animator.observer = newValue }
-    }
-
     /// Whether any view animation is in flight.
     public var isAnimating: Bool { animator.isAnimating }
 
@@ -50,20 +52,7 @@ public final class Application: Responder {
     }
 
     /// Delivers touches to gesture recognizers and carries out their state changes.
-    let gestures = GestureArena()
-
-    /// Told about every gesture recognizer's state change but to `.possible` (the runtime's trace).
-    public var gestureObserver: ((GestureRecognizer) -> Void)? {
-        get { gestures.observer }
-        set { gestures.observer = newValue }
-    }
-
-    /// Told after every edit of a text field (the trace writes its identifier and length, never the text).
-    public var textEditObserver: ((TextField) -> Void)?
-
-    /// Told every time a scroll view's content offset changes (the runtime's trace keeps the last one of
-    /// each frame).
-    public var scrollObserver: ((ScrollView) -> Void)?
+    let gestures: GestureArena
 
     /// Display links added and not invalidated, in the order added.
     var displayLinks: [DisplayLink] = []
@@ -148,10 +137,6 @@ public final class Application: Responder {
         changeObserver?.screenDidChange(screen)
         notificationCenter.post(name: Screen.powerStateDidChangeNotification, object: screen, userInfo: ["reason": reason])
     }
-
-    /// Told at every input event, before it is routed: the screen it happened on, nil for keys (which map
-    /// to no screen). The runtime's idle blanking counts from it.
-    public var activityObserver: ((Screen?) -> Void)?
 
     /// Told when a touch or a key reaches a screen that is off. The event itself is swallowed (the touch
     /// that wakes a screen presses nothing); the handler decides whether to wake the screen (the runtime's
@@ -361,10 +346,6 @@ public final class Application: Responder {
     /// Touches that are down and were delivered to a window, until they end or are cancelled.
     var activeTouches: [Touch] = []
     var lastTap: (screen: Screen, location: Point, timestamp: TimeInterval, count: Int)?
-    /// Called after each touch is delivered to a view (for `--trace`).
-    public var touchDeliveryObserver: ((Touch) -> Void)?
-    /// Called after each press is delivered to the key window (for `--trace`).
-    public var pressDeliveryObserver: ((Press, Window) -> Void)?
 
     /// Taps closer than this in time (seconds) and space (points) count as one multi-tap, as UIKit's defaults.
     static let multiTapInterval: TimeInterval = 0.35
