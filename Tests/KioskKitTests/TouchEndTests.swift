@@ -3,7 +3,7 @@ import Testing
 @testable import KioskKit
 
 /// A touch that ends is an ended touch, whatever its end does: a button whose action hides the window it is
-/// in (an alert's OK) sees its touch end, the delivery observer (the trace) hears `ended`, and nothing is
+/// in (an alert's OK) sees its touch end, a listener of `.touchDelivered` (the trace) hears `ended`, and nothing is
 /// cancelled.
 @MainActor
 struct TouchEndTests {
