@@ -24,12 +24,6 @@ public final class DRMDisplay: DisplayBackend {
     /// The card as the wrapper opened it, whose fd's page-flip events `start()` reads; nil for a display
     /// the tests made on a card of theirs (`init(card:...)`).
     private let openedDevice: DRMDevice?
-    /// The card opened. Only a display made by `init(context:)` has one (the tests' in-memory card is no
-    /// `DRMDevice`, and they never ask).
-    public var device: DRMDevice {
-        guard let openedDevice else { preconditionFailure("\(cardName) is a card of tests, not a DRMDevice") }
-        return openedDevice
-    }
     /// `card0`.
     public let cardName: String
     /// The card's DRM minor number (the N of `/dev/dri/cardN`), as the kernel names the card to other
