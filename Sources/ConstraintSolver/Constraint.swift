@@ -33,10 +33,7 @@ public struct Strength: Sendable, Hashable, Comparable {
         }
     }
 
-    static func weight(ofPriority priority: Double) -> Double {
-        // 10^(p/111), written as exp so it is exact at p = 0.
-        exp(priority / 111 * 2.302_585_092_994_046)
-    }
+    static func weight(ofPriority priority: Double) -> Double { pow(10, priority / 111) }
 
     public var isRequired: Bool { weight == .infinity }
 

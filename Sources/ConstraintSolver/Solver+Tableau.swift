@@ -136,6 +136,8 @@ extension Solver {
     /// Replaces `symbol` by `row` in every row, the objective and phase one's objective; rows of
     /// restricted symbols that become negative are infeasible, for the dual simplex.
     func substitute(_ symbol: Symbol, with row: Row) {
+        // The undo log and the infeasible rows are taken into locals for the loop: appending to a class's
+        // stored property in it would be a dynamic exclusivity check for every row changed.
         var log = undoLog
         undoLog = nil
         var infeasible: [Symbol] = []
