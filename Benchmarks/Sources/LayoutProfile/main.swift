@@ -18,42 +18,41 @@ func largestDifference(_ a: [Double], _ b: [Double]) -> Double {
 
 @inline(never) func measured(_ body: () -> Void) { body() }
 
+/// Solves the system `iterations` times from scratch.
+func solve<Layout: SolvedLayout>(_: Layout.Type) {
+    measured { for _ in 0..<iterations { _ = Layout(system) } }
+}
+
+/// Re-solves it `iterations` times after a suggestion, alternating between two widths.
+func resolve<Layout: SolvedLayout>(_: Layout.Type) {
+    let layout = Layout(system)
+    measured {
+        for iteration in 0..<iterations {
+            layout.suggest(iteration % 2 == 0 ? 100 : 120)
+            layout.update()
+        }
+    }
+}
+
 switch scenario {
 case "check":
-    let ours = ConstraintSolverLayout(system)
-    let kiwi = KiwiLayout(system)
-    var worst = largestDifference(ours.values(), kiwi.values())
+    let layouts: [any SolvedLayout] = [ConstraintSolverLayout(system), KiwiLayout(system)]
+    var worst = largestDifference(layouts[0].values(), layouts[1].values())
     for value in [100.0, 137, 20, 400, 60] {
-        ours.suggest(value)
-        ours.update()
-        kiwi.suggest(value)
-        kiwi.update()
-        worst = max(worst, largestDifference(ours.values(), kiwi.values()))
+        for layout in layouts {
+            layout.suggest(value)
+            layout.update()
+        }
+        worst = max(worst, largestDifference(layouts[0].values(), layouts[1].values()))
     }
     print(
         "ConstraintSolver vs kiwi, \(system.variableCount) variables, \(system.constraints.count) constraints and an"
             + " edit variable, solved and after 5 suggestions: values differ by at most \(worst)")
     if worst > 1e-6 { exit(1) }
-case "solve":
-    measured { for _ in 0..<iterations { _ = ConstraintSolverLayout(system) } }
-case "kiwi-solve":
-    measured { for _ in 0..<iterations { _ = KiwiLayout(system) } }
-case "resolve":
-    let ours = ConstraintSolverLayout(system)
-    measured {
-        for iteration in 0..<iterations {
-            ours.suggest(iteration % 2 == 0 ? 100 : 120)
-            ours.update()
-        }
-    }
-case "kiwi-resolve":
-    let kiwi = KiwiLayout(system)
-    measured {
-        for iteration in 0..<iterations {
-            kiwi.suggest(iteration % 2 == 0 ? 100 : 120)
-            kiwi.update()
-        }
-    }
+case "solve": solve(ConstraintSolverLayout.self)
+case "kiwi-solve": solve(KiwiLayout.self)
+case "resolve": resolve(ConstraintSolverLayout.self)
+case "kiwi-resolve": resolve(KiwiLayout.self)
 default:
     print("LayoutProfile: unknown scenario \(scenario); check, solve, kiwi-solve, resolve, kiwi-resolve")
     exit(2)

@@ -64,18 +64,28 @@ public struct LayoutSystem: Sendable {
     }
 }
 
+/// A layout system as one solver holds it, so the benchmarks and the profiler run either the same way.
+public protocol SolvedLayout: AnyObject {
+    /// Adds the system's constraints and its edit variable, and solves.
+    init(_ system: LayoutSystem)
+    /// Suggests a value for the edit variable (the solver re-solves).
+    func suggest(_ value: Double)
+    /// Writes the solution into the variables.
+    func update()
+    func values() -> [Double]
+}
+
 /// The system in ConstraintSolver.
-public final class ConstraintSolverLayout {
+public final class ConstraintSolverLayout: SolvedLayout {
     public let solver = Solver()
     public let variables: [Variable]
     let edit: Variable
 
-    public init(_ system: LayoutSystem) {
+    public required init(_ system: LayoutSystem) {
         variables = (0..<system.variableCount).map { Variable("v\($0)") }
         edit = variables[system.editVariable]
         do {
-            try solver.addEditVariable(
-                variables[system.editVariable], strength: Strength(priority: LayoutSystem.editPriority))
+            try solver.addEditVariable(edit, strength: Strength(priority: LayoutSystem.editPriority))
             for entry in system.constraints {
                 let terms = entry.terms.map { ConstraintSolver.Term(variables[$0.variable], $0.coefficient) }
                 try solver.add(
@@ -99,10 +109,11 @@ public final class ConstraintSolverLayout {
 }
 
 /// The same system in kiwi.
-public final class KiwiLayout {
+public final class KiwiLayout: SolvedLayout {
     let system: OpaquePointer
+    let variableCount: Int
 
-    public init(_ layout: LayoutSystem) {
+    public required init(_ layout: LayoutSystem) {
         var counts: [Int32] = []
         var variables: [Int32] = []
         var coefficients: [Double] = []
@@ -136,8 +147,6 @@ public final class KiwiLayout {
         kiwi_baseline_update(system)
         variableCount = layout.variableCount
     }
-
-    let variableCount: Int
 
     deinit { kiwi_baseline_free(system) }
 
