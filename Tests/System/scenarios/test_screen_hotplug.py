@@ -87,6 +87,22 @@ def check_a_second_display_connects_and_disconnects(guest):
     expect("kiosk.hotplug" in log and "Virtual-2: connected -> disconnected" in log, log[-2000:])
 
 
+def replug_head_1(guest):
+    """Plug head 1 back after its guest missed a re-plug. Sending the size again is not enough: QEMU
+    ignores a size equal to the one it last sent (dpy_set_ui_info finds no change), and it last sent
+    1024x768, so the head is unplugged first and plugged a second later, two changes that do not come
+    together. Waits for the guest's kernel to list it connected."""
+    for _ in range(3):
+        guest.disconnect_head(1)
+        time.sleep(1)
+        guest.set_head_size(1, 1024, 768)
+        try:
+            return wait_for_connector(guest, "Virtual-2", "connected", timeout=10)
+        except AssertionError:
+            continue
+    raise AssertionError("Virtual-2 did not become connected in the guest's kernel after 3 re-plugs")
+
+
 def check_a_flap_within_the_debounce_window_is_ignored(guest):
     guest.set_head_size(1, 1024, 768)
     wait_for(lambda: len(events("screen.connect", "Virtual-2")) == 2, "the second screen.connect Virtual-2")
@@ -113,7 +129,7 @@ def check_a_flap_within_the_debounce_window_is_ignored(guest):
             break
         if not kernel_connected:
             lost += 1
-            guest.set_head_size(1, 1024, 768)
+            replug_head_1(guest)
         wait_for(lambda: len(events("screen.connect", "Virtual-2")) == len(events("screen.disconnect", "Virtual-2")) + 1,
                  "Virtual-2 connected again after a slow or lost flap")
         time.sleep(1)
@@ -129,6 +145,9 @@ def check_a_flap_within_the_debounce_window_is_ignored(guest):
 def check_a_hundred_connect_disconnect_cycles(guest):
     stop(kiosk["process"])
     # A kiosk with a short debounce, and every event awaited: each of the 100 cycles is really acted on.
+    # The flap check leaves head 1 connected; the guest's kernel says so before the kiosk is judged on it.
+    if {c["name"]: c for c in screens_json(guest)}["Virtual-2"]["status"] != "connected":
+        replug_head_1(guest)
     process, trace = run_kiosk(guest, "--backend drm --hotplug-debounce 50")
     kiosk.update(process=process, trace=trace)
     wait_for(lambda: events("frame", "Virtual-2"), "a frame on Virtual-2")
