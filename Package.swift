@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "KioskKit",
             dependencies: [
-                "Graphics", "KioskTypes",
+                "ConstraintSolver", "Graphics", "KioskTypes",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
         // In-memory twins of a screen (InMemoryDisplayBackend) and a clock (ManualClock), and KioskTester,

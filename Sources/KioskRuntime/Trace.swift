@@ -94,6 +94,7 @@ final class Trace {
         case .gestureChanged(let recognizer): record(recognizer)
         case .textEdited(let field): recordEdit(field)
         case .scrolled(let scrollView): scrolled(scrollView)
+        case .layoutProblem(let message): write(JSONLine([("event", .string("layout.problem")), ("message", .string(message))]))
         case .frameComposed, .presented, .planesPresented, .painted, .activity, .runtime: break
         }
     }

@@ -3,16 +3,16 @@
 /// darkened) and `highlightedTitleColor`.
 @MainActor
 open class Button: Control {
-    open var title: String? { didSet { if title != oldValue { setNeedsDisplay() } } }
-    open var image: Bitmap? { didSet { if image !== oldValue { setNeedsDisplay() } } }
-    open var font: Font = .system(size: 20, weight: .medium) { didSet { if font != oldValue { setNeedsDisplay() } } }
+    open var title: String? { didSet { if title != oldValue { contentDidChange() } } }
+    open var image: Bitmap? { didSet { if image !== oldValue { contentDidChange() } } }
+    open var font: Font = .system(size: 20, weight: .medium) { didSet { if font != oldValue { contentDidChange() } } }
     /// UIKit's system blue.
     open var titleColor: Color = Color(red: 0, green: 122.0 / 255, blue: 1) { didSet { if titleColor != oldValue { setNeedsDisplay() } } }
     open var highlightedTitleColor: Color? { didSet { if highlightedTitleColor != oldValue { setNeedsDisplay() } } }
     /// The background while pressed; nil: the background colour with 30% black over it.
     open var highlightedBackgroundColor: Color? { didSet { if highlightedBackgroundColor != oldValue { setNeedsDisplay() } } }
     /// Space between the image and the title.
-    open var imageTitleSpacing: Double = 8 { didSet { if imageTitleSpacing != oldValue { setNeedsDisplay() } } }
+    open var imageTitleSpacing: Double = 8 { didSet { if imageTitleSpacing != oldValue { contentDidChange() } } }
 
     public convenience init(title: String, frame: Rect = .zero) {
         self.init(frame: frame)
@@ -26,6 +26,14 @@ open class Button: Control {
         let spacing = imageSize.width > 0 && title != nil ? imageTitleSpacing : 0
         let titleSize = title.map { Size(width: $0.size.width.rounded(.up), height: $0.size.height.rounded(.up)) } ?? .zero
         return Size(width: imageSize.width + spacing + titleSize.width, height: max(imageSize.height, titleSize.height))
+    }
+
+    /// Its image and title at their natural sizes (`sizeThatFits`), which Auto Layout keeps it at.
+    override open var intrinsicContentSize: Size { sizeThatFits(.zero) }
+
+    private func contentDidChange() {
+        setNeedsDisplay()
+        invalidateIntrinsicContentSize()
     }
 
     /// The title on one line in its current colour, ending in "…" at `width` (nil: whole); nil without one.

@@ -1,6 +1,6 @@
 /// What the toolkit tells whoever watches it: a frame composed or shown, a region painted, an animation
 /// begun or ended, a gesture's state, a text field's edit, a scroll, input activity, a touch or a key
-/// delivered. The runtime's trace writes them, its power manager counts idle time from `activity`, the
+/// delivered, a layout problem. The runtime's trace writes them, its power manager counts idle time from `activity`, the
 /// launch and sd_notify wait for the first `frameComposed`, and tests read them.
 ///
 /// One typed event per thing that happened, rather than one settable closure each: as wlroots' signals
@@ -36,6 +36,9 @@ public enum InstrumentationEvent {
     case touchDelivered(Touch)
     /// A press was delivered to the key window.
     case pressDelivered(Press, Window)
+    /// Auto Layout could not lay out as asked (a constraint broken as unsatisfiable, one refused, a layout
+    /// that did not settle): the message its log line has too.
+    case layoutProblem(String)
     /// An event of a module above the toolkit, which KioskKit cannot name (the runtime's
     /// `KioskRuntime.InputOutcome`): listeners match its type (`case .runtime(let outcome as InputOutcome)`).
     case runtime(any Sendable)

@@ -145,7 +145,11 @@ public final class OnScreenKeyboard {
         window.isHidden = false
         View.animate(
             withDuration: Self.animationDuration, options: [.curveEaseOut, .allowUserInteraction, .beginFromCurrentState],
-            animations: { window.frame = end },
+            animations: { [application] in
+                window.frame = end
+                // Keyboard layout guides slide with it, in the same animation.
+                application.keyboardDidMove(on: screen)
+            },
             completion: { [weak self] finished in
                 guard let self, finished, self.isVisible else { return }
                 self.post(Responder.keyboardDidChangeFrameNotification, Responder.keyboardDidShowNotification, on: screen, info)
@@ -164,7 +168,10 @@ public final class OnScreenKeyboard {
         post(Responder.keyboardWillChangeFrameNotification, Responder.keyboardWillHideNotification, on: screen, info)
         View.animate(
             withDuration: Self.animationDuration, options: [.curveEaseIn, .beginFromCurrentState],
-            animations: { window.frame = end },
+            animations: { [application] in
+                window.frame = end
+                application.keyboardDidMove(on: screen)
+            },
             completion: { [weak self] finished in
                 guard let self, finished, !self.isVisible else { return }
                 window.isHidden = true

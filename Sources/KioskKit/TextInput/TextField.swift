@@ -93,7 +93,13 @@ open class TextField: Control, KeyInput {
             Application.shared.keyboard.textInputDidChange(self)
         }
     }
-    open var placeholder: String? { didSet { if placeholder != oldValue { setNeedsDisplay() } } }
+    open var placeholder: String? {
+        didSet {
+            guard placeholder != oldValue else { return }
+            setNeedsDisplay()
+            invalidateIntrinsicContentSize()
+        }
+    }
     open var font: Font = .system(size: 18) { didSet { if font != oldValue { textDidChange() } } }
     open var textColor: Color = .black { didSet { if textColor != oldValue { setNeedsDisplay() } } }
     open var textAlignment: TextAlignment = .natural { didSet { if textAlignment != oldValue { textDidChange() } } }
@@ -107,7 +113,13 @@ open class TextField: Control, KeyInput {
     /// `keyboardType`.
     open var returnKeyType: ReturnKeyType = .default
     open var autocapitalizationType: TextAutocapitalizationType = .sentences
-    open var clearButtonMode: ViewMode = .never { didSet { if clearButtonMode != oldValue { setNeedsDisplay() } } }
+    open var clearButtonMode: ViewMode = .never {
+        didSet {
+            guard clearButtonMode != oldValue else { return }
+            setNeedsDisplay()
+            invalidateIntrinsicContentSize()
+        }
+    }
     /// Editing begins with the old text cleared, if the delegate's `textFieldShouldClear` agrees.
     open var clearsOnBeginEditing = false
     /// While editing, the next text typed replaces the whole text (Backspace removes it all), and this goes
@@ -204,6 +216,17 @@ open class TextField: Control, KeyInput {
     private func textDidChange() {
         setNeedsDisplay()
         placeCaret(restartBlink: true)
+        invalidateIntrinsicContentSize()
+    }
+
+    /// A line of the font with the padding around it, as wide as the text (or the placeholder when there is
+    /// none) and the clear button (as `UITextField`'s, which grows as it is typed in).
+    override open var intrinsicContentSize: Size {
+        let shown = text.isEmpty ? (placeholder ?? "") : displayedText
+        let line = TextLayout(text: shown.isEmpty ? " " : shown, font: font, lineBreakMode: .clipping, maxLines: 1).size
+        let clear = clearButtonMode == .never ? 0 : Self.clearButtonSize + 4
+        let width = shown.isEmpty ? 0 : line.width.rounded(.up)
+        return Size(width: width + 2 * Self.padding + clear, height: line.height.rounded(.up) + 2 * Self.padding)
     }
 
     // MARK: Drawing

@@ -14,7 +14,13 @@ open class ImageView: View {
         case center
     }
 
-    open var image: Bitmap? { didSet { if image !== oldValue { setNeedsDisplay() } } }
+    open var image: Bitmap? {
+        didSet {
+            guard image !== oldValue else { return }
+            setNeedsDisplay()
+            if image?.size != oldValue?.size { invalidateIntrinsicContentSize() }
+        }
+    }
     /// How the image fills the bounds: stretched by default (UIKit's `scaleToFill`).
     open var contentMode: ContentMode = .scaleToFill { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
 
@@ -33,6 +39,11 @@ open class ImageView: View {
 
     /// The image's size (as `UIImageView`'s), else the current size.
     override open func sizeThatFits(_ size: Size) -> Size { image?.size ?? bounds.size }
+
+    /// The image's size (as `UIImageView`'s); none without an image.
+    override open var intrinsicContentSize: Size {
+        image?.size ?? Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric)
+    }
 
     /// Where the image lands in bounds coordinates.
     public func imageRect() -> Rect? {

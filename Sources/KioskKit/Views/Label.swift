@@ -3,13 +3,25 @@
 /// `numberOfLines`, the last of them truncated by `lineBreakMode`. Labels let touches through by default.
 @MainActor
 open class Label: View {
-    open var text: String = "" { didSet { if text != oldValue { setNeedsDisplay() } } }
-    open var font: Font = .system(size: 17) { didSet { if font != oldValue { setNeedsDisplay() } } }
+    open var text: String = "" { didSet { if text != oldValue { textDidChange() } } }
+    open var font: Font = .system(size: 17) { didSet { if font != oldValue { textDidChange() } } }
     open var textColor: Color = .black { didSet { if textColor != oldValue { setNeedsDisplay() } } }
     open var textAlignment: TextAlignment = .natural { didSet { if textAlignment != oldValue { setNeedsDisplay() } } }
     /// The most lines shown; 0 means as many as the text needs (as `UILabel.numberOfLines`).
-    open var numberOfLines: Int = 1 { didSet { if numberOfLines != oldValue { setNeedsDisplay() } } }
-    open var lineBreakMode: LineBreakMode = .truncatingTail { didSet { if lineBreakMode != oldValue { setNeedsDisplay() } } }
+    open var numberOfLines: Int = 1 { didSet { if numberOfLines != oldValue { textDidChange() } } }
+    open var lineBreakMode: LineBreakMode = .truncatingTail { didSet { if lineBreakMode != oldValue { textDidChange() } } }
+    /// The width a label of several lines wraps at for its `intrinsicContentSize` (as UIKit's); 0: its
+    /// current width, once the layout gave it one.
+    open var preferredMaxLayoutWidth: Double = 0 {
+        didSet { if preferredMaxLayoutWidth != oldValue, numberOfLines != 1 { invalidateIntrinsicContentSize() } }
+    }
+
+    /// A label of several lines that wraps at its own width needs another height when its width changes.
+    override open var bounds: Rect {
+        didSet {
+            if bounds.width != oldValue.width, numberOfLines != 1, preferredMaxLayoutWidth <= 0 { invalidateIntrinsicContentSize() }
+        }
+    }
 
     override public init(frame: Rect = .zero) {
         super.init(frame: frame)
@@ -36,6 +48,29 @@ open class Label: View {
         guard !text.isEmpty else { return .zero }
         let layout = textLayout(width: numberOfLines != 1 && size.width > 0 ? size.width : nil)
         return Size(width: layout.size.width.rounded(.up), height: layout.size.height.rounded(.up))
+    }
+
+    /// The text's size (as `UILabel`'s): one line, or wrapped at `preferredMaxLayoutWidth` (else the current
+    /// width) for a label of several lines; zero without text.
+    override open var intrinsicContentSize: Size {
+        sizeThatFits(Size(width: numberOfLines != 1 ? wrappingWidth : 0, height: 0))
+    }
+
+    private var wrappingWidth: Double { preferredMaxLayoutWidth > 0 ? preferredMaxLayoutWidth : bounds.width }
+
+    /// The baselines of the text centred in the bounds, as `draw` places it: the first line's from the
+    /// layout; the last line's that many line heights below (pango's lines of one font are of one height).
+    override func baselinePosition(last: Bool) -> BaselinePosition {
+        guard !text.isEmpty else { return .bottom }
+        let layout = textLayout(width: numberOfLines != 1 && wrappingWidth > 0 ? wrappingWidth : nil)
+        let lines = Double(max(layout.lineCount, 1))
+        let below = last ? (lines - 1) * layout.size.height / lines : 0
+        return BaselinePosition(heightFraction: 0.5, offset: layout.baseline + below - layout.size.height / 2)
+    }
+
+    private func textDidChange() {
+        setNeedsDisplay()
+        invalidateIntrinsicContentSize()
     }
 
     override open func draw(_ rect: Rect) {

@@ -46,6 +46,7 @@ open class View: Responder {
                 setNeedsLayout()
                 setNeedsDisplay()
                 resizeSubviews(from: oldValue.size)
+                layoutFrameDidChange()
             }
             subtreeDidChange()
         }
@@ -57,6 +58,7 @@ open class View: Responder {
             guard center != oldValue else { return }
             invalidateSuperviewHitTestIndex()
             Animator.record(self, .center, from: .point(oldValue), to: .point(center))
+            layoutFrameDidChange()
             subtreeDidChange()
         }
     }
@@ -87,8 +89,14 @@ open class View: Responder {
             .concatenating(AffineTransform(translationX: center.x, y: center.y))
     }
 
-    /// How the view follows its superview's size changes (as `UIView.AutoresizingMask`).
-    public var autoresizingMask: AutoresizingMask = []
+    /// How the view follows its superview's size changes (as `UIView.AutoresizingMask`); where the view takes
+    /// part in Auto Layout with `translatesAutoresizingMaskIntoConstraints`, it is made into constraints.
+    public var autoresizingMask: AutoresizingMask = [] {
+        didSet { if autoresizingMask != oldValue { layoutFrameDidChange() } }
+    }
+
+    /// The view's Auto Layout state (View+AutoLayout.swift), nil for a view that never took part in it.
+    var layoutStateIfMade: ViewLayoutState?
 
     // MARK: Tree
 
@@ -280,14 +288,17 @@ open class View: Responder {
         let controllers = view.childControllersInSubtree()
         for controller in controllers { controller.viewWillMove(toWindow: window) }
         defer { for controller in controllers { controller.endAppearanceTransition() } }
-        if view.superview === self, let current = subviews.firstIndex(where: { $0 === view }) {
+        let joins = view.superview !== self
+        if !joins, let current = subviews.firstIndex(where: { $0 === view }) {
             subviews.remove(at: current)
         } else {
             if view.superview != nil { oldWindow?.subtreeWillLeave(view) }
+            LayoutEngine.subtreeWillLeave(view)
             view.detachFromSuperview()
         }
         subviews.insert(view, at: min(max(index, 0), subviews.count))
         view.superview = self
+        if joins { LayoutEngine.subtreeDidJoin(view) }
         view.windowMayHaveChanged(from: oldWindow)
         view.subtreeDidChange()
         didAddSubview(view)
@@ -315,6 +326,8 @@ open class View: Responder {
         defer { for controller in controllers { controller.endAppearanceTransition() } }
         // Damage where the subtree was painted while it still has a window to say so to.
         oldWindow?.subtreeWillLeave(self)
+        // Constraints to views outside deactivate, as UIKit's (LayoutEngine+Tree.swift).
+        LayoutEngine.subtreeWillLeave(self)
         detachFromSuperview()
         windowMayHaveChanged(from: oldWindow)
     }
@@ -402,22 +415,67 @@ open class View: Responder {
         window?.requestFrame()
     }
 
-    /// Runs `layoutSubviews` now if a layout is pending, then the same for the subviews.
+    /// Lays out the view's tree now if anything waits: the constraints' pass of the tree's Auto Layout
+    /// engine, then `layoutSubviews` where a layout is pending, from this view down. Inside
+    /// `View.animate(...)` the frames it sets animate, as UIKit's.
     public func layoutIfNeeded() {
+        guard LayoutEngine.inUse else { return layoutSubtreeIfNeeded() }
+        // A `layoutSubviews` may change constraints or sizes again: rounds until the tree is settled, bounded
+        // so that a layout that changes something every time cannot hang the frame (logged once).
+        let root = rootView
+        for _ in 0..<LayoutEngine.roundsPerPass {
+            let engine = root.layoutStateIfMade?.needsEngine == true ? root.layoutEngineMakingIt() : root.layoutStateIfMade?.engine
+            engine?.checkSystemGuides()
+            engine?.updateIfNeeded()
+            layoutSubtreeIfNeeded()
+            if engine?.needsUpdate != true { return }
+        }
+        LayoutEngine.reportUnsettled(root)
+    }
+
+    /// `layoutSubviews` where a layout is pending, from this view down.
+    private func layoutSubtreeIfNeeded() {
         if needsLayout {
             needsLayout = false
             layoutSubviews()
         }
-        for subview in subviews { subview.layoutIfNeeded() }
+        for subview in subviews { subview.layoutSubtreeIfNeeded() }
     }
 
-    /// Override to place subviews; the default does nothing (autoresizing already ran).
+    /// Override to place subviews; the default does nothing (autoresizing and constraints already ran).
     open func layoutSubviews() {}
 
-    private func resizeSubviews(from oldSize: Size) {
-        for subview in subviews where !subview.autoresizingMask.isEmpty {
-            subview.frame = subview.autoresizingMask.resize(subview.frame, from: oldSize, to: bounds.size)
-        }
+    // MARK: Auto Layout (View+AutoLayout.swift)
+
+    /// The size the view's content needs (as `UIView.intrinsicContentSize`), `View.noIntrinsicMetric` on an
+    /// axis where it needs none (the default on both). Auto Layout keeps a constrained view at it, with the
+    /// content hugging and compression resistance priorities; call `invalidateIntrinsicContentSize()` when
+    /// it changes.
+    open var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric) }
+
+    /// Override to change the view's constraints when `setNeedsUpdateConstraints()` asked for it; runs
+    /// before the layout pass, deepest views first (as `UIView.updateConstraints()`). Nothing by default.
+    open func updateConstraints() {}
+
+    /// The view whose first and last baselines are this view's (as UIKit's): the view itself by default; a
+    /// view holding a label may name the label.
+    open var forFirstBaselineLayout: View { self }
+    open var forLastBaselineLayout: View { self }
+
+    /// Where the view's first or last baseline lies in its frame: the bottom edge for a view without text.
+    func baselinePosition(last: Bool) -> BaselinePosition { .bottom }
+
+    /// Called when `layoutMargins` changed (as `UIView.layoutMarginsDidChange()`).
+    open func layoutMarginsDidChange() {}
+
+    /// Called when `safeAreaInsets` changed (as `UIView.safeAreaInsetsDidChange()`).
+    open func safeAreaInsetsDidChange() {}
+
+    /// The frame or mask changed by the app (or by a superview's autoresizing): a tree's Auto Layout engine
+    /// holding the view takes the new frame in.
+    private func layoutFrameDidChange() {
+        guard let variables = layoutStateIfMade?.variables, !LayoutEngine.isApplying else { return }
+        variables.engine?.frameChangedByHand(variables)
     }
 
     // MARK: Drawing
@@ -550,48 +608,5 @@ open class View: Responder {
     /// compositor damages where the subtree was last painted and where it is now.
     private func subtreeDidChange() {
         window?.subtreeDidChange(self)
-    }
-}
-
-/// How a view follows its superview's size changes (as `UIView.AutoresizingMask`).
-public struct AutoresizingMask: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    public static let flexibleLeftMargin = AutoresizingMask(rawValue: 1 << 0)
-    public static let flexibleWidth = AutoresizingMask(rawValue: 1 << 1)
-    public static let flexibleRightMargin = AutoresizingMask(rawValue: 1 << 2)
-    public static let flexibleTopMargin = AutoresizingMask(rawValue: 1 << 3)
-    public static let flexibleHeight = AutoresizingMask(rawValue: 1 << 4)
-    public static let flexibleBottomMargin = AutoresizingMask(rawValue: 1 << 5)
-
-    /// The new frame: the size change is shared out among the flexible parts of each axis, as UIKit does.
-    func resize(_ frame: Rect, from oldSize: Size, to newSize: Size) -> Rect {
-        let (x, width) = Self.share(
-            newSize.width - oldSize.width, origin: frame.minX, length: frame.width, oldTotal: oldSize.width,
-            leading: contains(.flexibleLeftMargin), flexible: contains(.flexibleWidth),
-            trailing: contains(.flexibleRightMargin))
-        let (y, height) = Self.share(
-            newSize.height - oldSize.height, origin: frame.minY, length: frame.height, oldTotal: oldSize.height,
-            leading: contains(.flexibleTopMargin), flexible: contains(.flexibleHeight),
-            trailing: contains(.flexibleBottomMargin))
-        return Rect(x: x, y: y, width: width, height: height)
-    }
-
-    private static func share(
-        _ delta: Double, origin: Double, length: Double, oldTotal: Double,
-        leading: Bool, flexible: Bool, trailing: Bool
-    ) -> (Double, Double) {
-        guard delta != 0, leading || flexible || trailing else { return (origin, length) }
-        // Each flexible part takes a share of the change proportional to its old extent, as UIKit does;
-        // when all flexible parts are zero-sized, they split the change equally.
-        let parts = [(leading, origin), (flexible, length), (trailing, oldTotal - origin - length)]
-        let total = parts.filter(\.0).map { max($0.1, 0) }.reduce(0, +)
-        let count = Double(parts.filter(\.0).count)
-        func share(_ part: (Bool, Double)) -> Double {
-            guard part.0 else { return 0 }
-            return total > 0 ? delta * max(part.1, 0) / total : delta / count
-        }
-        return (origin + share(parts[0]), max(length + share(parts[1]), 0))
     }
 }

@@ -30,6 +30,15 @@ public final class Screen {
             geometryDidChange()
         }
     }
+    /// The edges of the picture a television may not show (`[screens.NAME] overscan`): windows' safe areas
+    /// leave them out (`View.safeAreaInsets`), so constrained content stays in sight. Zero by default.
+    public var overscanInsets = EdgeInsets.zero {
+        didSet {
+            guard overscanInsets != oldValue else { return }
+            Log.screen.info("overscan changed", metadata: ["screen": "\(name)", "insets": "\(overscanInsets)"])
+            Application.shared.safeAreaMayHaveChanged(on: self)
+        }
+    }
     /// Applies modes for real; nil for screens that only exist in the model (the placeholder, tests).
     public private(set) weak var driver: (any ScreenDriver)?
 

@@ -22,6 +22,20 @@ open class ViewController: Responder {
 
     public var isViewLoaded: Bool { loadedView != nil }
 
+    /// Insets added to the root view's safe area (as UIKit's): room for bars of the controller's own, which
+    /// the views inside keep clear of through `safeAreaLayoutGuide`.
+    public var additionalSafeAreaInsets = EdgeInsets.zero {
+        didSet {
+            guard additionalSafeAreaInsets != oldValue, let loadedView else { return }
+            loadedView.safeAreaMayHaveChanged()
+        }
+    }
+
+    /// Called when the root view's safe area changed (as `UIViewController.viewSafeAreaInsetsDidChange()`),
+    /// at the layout pass that takes the change in, where constraints use the root view's
+    /// `safeAreaLayoutGuide`.
+    open func viewSafeAreaInsetsDidChange() {}
+
     /// Loads the view if it is not loaded yet (`loadView()`, then `viewDidLoad()`), as UIKit's.
     public func loadViewIfNeeded() { _ = view }
 
