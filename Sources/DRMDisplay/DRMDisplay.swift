@@ -290,6 +290,7 @@ public final class DRMDisplay: DisplayBackend {
     private func present(_ connector: DRMConnector, edid: EDID?, mode: DisplayMode, on screen: Screen, log: Logger) {
         let settings = screenSettings[connector.name]
         screen.rotation = settings.rotation ?? Self.rotation(panelOrientation: connector.panelOrientation) ?? .normal
+        screen.apply(overscan: settings.overscan)
         let modes = connector.modes.map(DisplayMode.init)
         let preferred = connector.preferredModeIndex.map { modes[$0] }
         if screen.isConnected {

@@ -38,8 +38,8 @@ public final class FBDevDisplay: DisplayBackend {
     /// The console's tty and its mode before we switched it to graphics (so fbcon stops drawing).
     private var console: (fd: Int32, mode: Int32)?
     /// The screen's settings by its name (a framebuffer has no EDID), resolved once when the backend is
-    /// made for the kiosk and on each reload: fbdev applies none of them itself (one mode, no rotation),
-    /// but power (`idle-timeout`), HDMI-CEC and the pointer's layout read them.
+    /// made for the kiosk and on each reload: fbdev applies only the overscan itself (one mode, no
+    /// rotation), and power (`idle-timeout`), HDMI-CEC and the pointer's layout read them.
     private var screenSettings = ScreenSettingsStore()
     private let log = Logger(label: "kiosk.fbdev")
 
@@ -57,6 +57,7 @@ public final class FBDevDisplay: DisplayBackend {
             throw named != nil ? .failed(Self.name, "\(error)") : .unavailable(Self.name, "\(error)")
         }
         screenSettings.resolve([(screen.name, nil)], in: context.configuration)
+        screen.apply(overscan: screenSettings[screen.name].overscan)
         Logger(label: "kiosk.fbdev").notice("using the fbdev backend on \(path)")
         if let launchScreen = context.launchScreen {
             // fbdev has no modeset to show it at: the framebuffer keeps what it shows until the first frame.
@@ -119,9 +120,10 @@ public final class FBDevDisplay: DisplayBackend {
 
     public var screens: [Screen] { [screen] }
 
-    /// fbdev has one screen and one mode: only its settings are resolved again.
+    /// fbdev has one screen and one mode: only its settings are resolved again, and its overscan taken.
     public func reconfigure(_ configuration: KioskConfiguration) {
         screenSettings.resolve([(screen.name, nil)], in: configuration)
+        screen.apply(overscan: screenSettings[screen.name].overscan)
     }
 
     public func settings(of screen: Screen) -> ResolvedScreen { screenSettings[screen.name] }

@@ -136,6 +136,7 @@ public final class HeadlessDisplay: DisplayBackend {
             }
             let modes = mode == spec.mode ? [spec.mode] : [spec.mode, mode]
             screen.rotation = settings.rotation ?? .normal
+            screen.apply(overscan: settings.overscan)
             if screen.isConnected {
                 screen.update(modes: modes, preferredMode: spec.mode, currentMode: mode)
             } else {

@@ -136,6 +136,16 @@ extension KioskConfiguration {
                 return nil
             },
             resolve: { matching, _, _, resolved in resolved.idleTimeoutSeconds = matching.lazy.compactMap(\.idleTimeoutSeconds).first }),
+        ScreenSetting(
+            key: "overscan", fileForm: .stringOrInteger, flag: "--overscan", valueName: "INSETS",
+            help: "The edges of the picture a television does not show, which the app's safe area leaves out; default: none.",
+            reload: .live, valid: Overscan.validSpellings,
+            parse: { text, shown, entry in
+                if let problem = Overscan.problem(text, shown: shown) { return ValueProblem(problem) }
+                entry.overscan = Overscan(spelling: text)
+                return nil
+            }, spelled: { $0.overscan.map { String("\($0)".map { $0 == " " ? "," : $0 }) } },
+            resolve: { matching, _, _, resolved in resolved.overscan = matching.lazy.compactMap(\.overscan).first ?? .none }),
     ]
 
     /// The keys of a `[screens.NAME]` table.

@@ -196,6 +196,7 @@ extension KioskConfiguration {
         screenFlag("mode"),
         screenFlag("rotation"),
         screenFlag("backlight"),
+        screenFlag("overscan"),
         Setting(
             key: "touch", fileForm: .none, flag: "--touch", environmentVariable: nil, valueName: "MATCH=SCREEN",
             help: "Map touch devices to a screen (the file's [[touch]]); first match wins; repeatable.", reload: .live,

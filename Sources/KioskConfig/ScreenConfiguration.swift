@@ -71,6 +71,8 @@ public struct ScreenConfiguration: Sendable, Equatable {
     /// Seconds without input on this screen before it turns off (`[screens.NAME] idle-timeout`, 0 never);
     /// nil: the global `idle-timeout`.
     public var idleTimeoutSeconds: Int?
+    /// The edges a television does not show, which the app's safe area leaves out; nil: none.
+    public var overscan: Overscan?
 
     /// Set by a command-line flag (`--mode`, `--rotate`) rather than the file: such entries come first in
     /// `KioskConfiguration.screens`, so they win, and are made again after every reload.
@@ -127,6 +129,8 @@ public struct ResolvedScreen: Sendable, Equatable {
     public var backlight: String?
     /// The display's own idle timeout in seconds (0 never); nil: the global `idle-timeout`.
     public var idleTimeoutSeconds: Int?
+    /// The edges of the picture the display does not show (`overscan`), none unless an entry says so.
+    public var overscan = Overscan.none
     /// Where the display sits in the layout of several (`position`), which a mouse's pointer crosses; nil:
     /// it stands alone.
     public var position: ScreenConfiguration.Position?

@@ -18,6 +18,7 @@ import Testing
         "cec": (#""/dev/cec1""#, { $0.cec == .device("/dev/cec1") }),
         "backlight": (#""intel_backlight""#, { $0.backlight == "intel_backlight" }),
         "idle-timeout": ("30", { $0.idleTimeoutSeconds == 30 }),
+        "overscan": (#""16 32""#, { $0.overscan == Overscan(top: 16, right: 32, bottom: 16, left: 32) }),
     ]
 
     /// Every declared key is read from a file and resolved.

@@ -59,4 +59,27 @@ import Testing
         #expect(first.rotation == .rotated90 && first.currentMode == Screen.Mode(width: 640, height: 480, refreshRate: 60))
         #expect(!second.isConnected, "mode = off")
     }
+
+    /// `overscan` reaches the screen (its windows' safe area) at start and again on a reload.
+    @Test func overscanIsTheScreensAndFollowsAReload() throws {
+        let application = Application.reset()
+        let configuration = try Self.configuration(
+            """
+            headless-screens = ["1280x720"]
+            [screens.HEADLESS-1]
+            overscan = "18 32"
+            """)
+        let display = try HeadlessDisplay(configuration: configuration, application: application, snapshotDirectory: nil)
+        display.start()
+        defer { display.stop() }
+        let screen = try #require(display.screens.first)
+        #expect(screen.overscanInsets == EdgeInsets(top: 18, left: 32, bottom: 18, right: 32))
+        let window = Window(screen: screen)
+        window.makeKeyAndVisible()
+        #expect(window.safeAreaInsets == EdgeInsets(top: 18, left: 32, bottom: 18, right: 32))
+        display.reconfigure(try Self.configuration("headless-screens = [\"1280x720\"]\n", ["--overscan", "HEADLESS-1=10"]))
+        #expect(screen.overscanInsets == EdgeInsets(top: 10, left: 10, bottom: 10, right: 10))
+        display.reconfigure(try Self.configuration("headless-screens = [\"1280x720\"]\n"))
+        #expect(screen.overscanInsets == .zero && window.safeAreaInsets == .zero)
+    }
 }
