@@ -304,10 +304,3 @@ struct AutoLayoutTests {
         #expect(problems.count == 1 && problems[0].contains("did not settle"))
     }
 }
-
-/// `value` after `change` (a constraint given its priority or identifier in an expression).
-@MainActor
-func with<T: AnyObject>(_ value: T, _ change: (T) -> Void) -> T {
-    change(value)
-    return value
-}

@@ -356,6 +356,10 @@ final class Animator {
         requestFrames()
     }
 
+    /// Whether changes made now animate: inside an animation block, with animations on (a stack view lays
+    /// out at once then, so that its arranged views' frames animate with the block).
+    static var changesAnimate: Bool { !blocks.isEmpty && View.areAnimationsEnabled }
+
     /// A property of `view` changed from `old` to `new`: inside an animation block (and with animations
     /// on), that change animates. Called by the property setters; cheap outside blocks.
     static func record(_ view: View, _ property: AnimatableProperty, from old: AnimatableValue, to new: AnimatableValue) {

@@ -39,6 +39,7 @@ extension View: LayoutAnchoring, LayoutItem {
     /// Says that `intrinsicContentSize` (or a baseline) changed, so the layout asks for it again.
     public func invalidateIntrinsicContentSize() {
         if let variables = layoutVariables { variables.engine?.itemMeasurementsDidChange(variables) }
+        (superview as? StackView)?.arrangedSubviewMeasurementsDidChange(self)
     }
 
     /// Axes of a layout (as `NSLayoutConstraint.Axis`).

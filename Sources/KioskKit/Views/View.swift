@@ -125,6 +125,7 @@ open class View: Responder {
         didSet {
             guard isHidden != oldValue else { return }
             subtreeDidChange()
+            (superview as? StackView)?.arrangedSubviewVisibilityDidChange(self)
             // A window's own hiding is the application's to handle (`windowDidHide`).
             if isHidden, !(self is Window) { takeFirstResponderStatusInside() }
         }
@@ -307,6 +308,10 @@ open class View: Responder {
     /// Called after `subview` was added or moved among the subviews (as `UIView.didAddSubview(_:)`).
     open func didAddSubview(_ subview: View) {}
 
+    /// Called before `subview` leaves this view, removed or moved into another (as
+    /// `UIView.willRemoveSubview(_:)`).
+    open func willRemoveSubview(_ subview: View) {}
+
     public func insertSubview(_ view: View, aboveSubview sibling: View) {
         guard let index = subviews.firstIndex(where: { $0 === sibling }) else { return addSubview(view) }
         insertSubview(view, at: view.superview === self && (subviews.firstIndex { $0 === view } ?? 0) < index ? index : index + 1)
@@ -367,6 +372,7 @@ open class View: Responder {
 
     private func detachFromSuperview() {
         guard let superview else { return }
+        superview.willRemoveSubview(self)
         superview.subviews.removeAll { $0 === self }
         self.superview = nil
     }
