@@ -299,7 +299,7 @@ import Testing
     @Test func aScreenThatIsNotATable() {
         #expect(
             messages("screens.HDMI-A-1 = \"1920x1080\"") == [
-                "/etc/kiosk/kiosk.toml:1:20: screens.HDMI-A-1 must be a table, not a string; valid: a table of mode, rotation, primary, position, edid, cec, backlight, idle-timeout"
+                "/etc/kiosk/kiosk.toml:1:20: screens.HDMI-A-1 must be a table, not a string; valid: a table of mode, rotation, primary, position, edid, cec, backlight, idle-timeout, overscan"
             ])
     }
 
