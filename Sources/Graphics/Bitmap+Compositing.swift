@@ -50,7 +50,8 @@ extension Bitmap {
     ) {
         precondition(source !== self, "Bitmap.composite: source and destination are the same bitmap")
         let maskAlpha = Self.maskAlpha(opacity)
-        if operation == .over && maskAlpha < 0x100 { return }  // an 8-bit mask alpha of 0: nothing to draw
+        // An 8-bit mask alpha of 0: OVER and ADD draw nothing (SRC would still clear).
+        if operation != .source && maskAlpha < 0x100 { return }
 
         // Where the source's pixels land, in destination coordinates (64-bit: origins may be far apart).
         let dx = Int64(destination.x) - Int64(sourceOrigin.x), dy = Int64(destination.y) - Int64(sourceOrigin.y)

@@ -40,11 +40,16 @@ public enum CompositeOperation: Sendable, Hashable {
     case over
     /// `dst = src`: `PIXMAN_OP_SRC`.
     case source
+    /// `dst = src + dst`, each component saturating at 255: `PIXMAN_OP_ADD`. Two images added through
+    /// masks of complementary weights (`w` and `1 − w`) are their cross-fade, exactly where either is
+    /// transparent too, which no order of two OVERs gives.
+    case add
 
     var pixmanOp: pixman_op_t {
         switch self {
         case .over: PIXMAN_OP_OVER
         case .source: PIXMAN_OP_SRC
+        case .add: PIXMAN_OP_ADD
         }
     }
 }

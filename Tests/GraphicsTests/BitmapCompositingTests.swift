@@ -82,6 +82,21 @@ import Testing
         #expect(destination.allPixels == source.allPixels.map { referenceIn($0, mask: 128) })
     }
 
+    /// ADD through complementary masks is the cross-fade of two images, each channel `src·w + dst·(1 − w)`
+    /// with pixman's rounding, saturating: what a view transition's dissolve composes.
+    @Test(arguments: [0, 1, 64, 127, 128, 200, 255])
+    func addThroughComplementaryMasksIsTheCrossFade(weight: Int) {
+        let (old, new) = Self.randomPair(seed: 12)
+        let blend = Bitmap(width: 64, height: 64)
+        blend.composite(old, operation: .add, destination: blend.bounds, opacity: Double(255 - weight) / 255)
+        blend.composite(new, operation: .add, destination: blend.bounds, opacity: Double(weight) / 255)
+        let mask = UInt32(weight)
+        let expected = zip(old.allPixels, new.allPixels).map { a, b in
+            perChannel(referenceIn(a, mask: 255 - mask), referenceIn(b, mask: mask)) { min($0 + $1, 255) }
+        }
+        #expect(blend.allPixels == expected)
+    }
+
     @Test func zeroOpacityOverChangesNothing() {
         let (source, destination) = Self.randomPair(seed: 5)
         let before = destination.allPixels
