@@ -14,8 +14,10 @@ final class AnimationBed {
     /// `frameTimes`' subscription.
     private var frames: InstrumentationToken?
 
-    init(width: Int = 320, height: Int = 240, buffers: Int = 1) {
-        render = RenderBed(width: width, height: height, buffers: buffers)
+    /// `refreshRate`: 64 Hz makes every frame time and progress a binary fraction, exactly (golden frames
+    /// at a given point of an animation).
+    init(width: Int = 320, height: Int = 240, buffers: Int = 1, refreshRate: Double = 60) {
+        render = RenderBed(width: width, height: height, buffers: buffers, refreshRate: refreshRate)
         render.bed.app.clock = clock
         window = Window(screen: Screen.main)
         window.backgroundColor = .white
@@ -34,7 +36,7 @@ final class AnimationBed {
     var compositor: Compositor { render.compositor }
     var output: TestOutput { render.output }
     var screen: Screen { render.screen }
-    var period: TimeInterval { 1.0 / 60 }
+    var period: TimeInterval { 1 / (screen.currentMode?.refreshRate ?? 60) }
 
     /// A bed whose output holds each frame until the test flips it, and an added display link that
     /// records its timestamps and moves a blue view each frame (so each frame is in flight until flipped).

@@ -61,9 +61,12 @@ final class RenderBed {
     let output: TestOutput
     let compositor: Compositor
 
-    init(width: Int = 320, height: Int = 240, rotation: Rotation = .normal, buffers: Int = 1, cachedMemory: Bool = false) {
+    init(
+        width: Int = 320, height: Int = 240, rotation: Rotation = .normal, buffers: Int = 1, cachedMemory: Bool = false,
+        refreshRate: Double = 60
+    ) {
         bed = TestBed(screens: [])
-        bed.backend.connect("Virtual-1", modes: [Screen.Mode(width: width, height: height, refreshRate: 60)])
+        bed.backend.connect("Virtual-1", modes: [Screen.Mode(width: width, height: height, refreshRate: refreshRate)])
         Screen.main.rotation = rotation
         output = TestOutput(bufferCount: buffers, cachedMemory: cachedMemory)
         compositor = Compositor(output: output, application: bed.app)

@@ -91,9 +91,11 @@ extension View {
 
 // MARK: - What animates
 
-/// A property that animates, as the trace names it.
+/// A property that animates, as the trace names it. `transition` is a view transition's progress, 0 to 1
+/// (`View.transition(with:...)`, ViewTransition.swift), run as any animation so that it is paced, timed,
+/// replaced and ended as they are.
 enum AnimatableProperty: String, Hashable, Sendable {
-    case center, bounds, alpha, backgroundColor, transform
+    case center, bounds, alpha, backgroundColor, transform, transition
 }
 
 /// A value of an animatable property.
@@ -141,6 +143,10 @@ struct PresentationValues {
     var alpha: Double?
     var backgroundColor: Color??
     var transform: AffineTransform?
+    /// How far a transition of the view has come (0: its old rendering shows, 1: its new one), and the
+    /// transition: while set, the compositor shows the transition in place of the view's subtree.
+    var transitionProgress: Double?
+    var transition: ViewTransition?
 
     subscript(property: AnimatableProperty) -> AnimatableValue? {
         get {
@@ -150,6 +156,7 @@ struct PresentationValues {
             case .alpha: alpha.map { .scalar($0) }
             case .backgroundColor: backgroundColor.map { .color($0) }
             case .transform: transform.map { .transform($0) }
+            case .transition: transitionProgress.map { .scalar($0) }
             }
         }
         set {
@@ -159,11 +166,13 @@ struct PresentationValues {
             case (.alpha, .scalar(let value)?): alpha = min(max(value, 0), 1)
             case (.backgroundColor, .color(let value)?): backgroundColor = .some(value)
             case (.transform, .transform(let value)?): transform = value
+            case (.transition, .scalar(let value)?): transitionProgress = min(max(value, 0), 1)
             case (.center, _): center = nil
             case (.bounds, _): bounds = nil
             case (.alpha, _): alpha = nil
             case (.backgroundColor, _): backgroundColor = nil
             case (.transform, _): transform = nil
+            case (.transition, _): transitionProgress = nil
             }
         }
     }
@@ -184,6 +193,8 @@ extension View {
         case .alpha: .scalar(alpha)
         case .backgroundColor: .color(backgroundColor)
         case .transform: .transform(transform)
+        // A transition's model is its end: the new rendering, live.
+        case .transition: .scalar(1)
         }
     }
 }
@@ -221,6 +232,8 @@ final class AnimationGroup {
     var finished = true
     /// What the trace says: the views and the properties animated.
     var properties: [(view: View, property: AnimatableProperty)] = []
+    /// For a view transition's block: its style and renderings.
+    var transition: ViewTransition?
 
     init(parameters: AnimationParameters, begin: TimeInterval, completion: (@MainActor (Bool) -> Void)?) {
         self.parameters = parameters
@@ -344,15 +357,20 @@ final class Animator {
         Self.blocks.append(group)
         body()
         Self.blocks.removeLast()
-        if group.running == 0 {
-            // Nothing animatable changed: UIKit calls the completion at once, finished.
-            if let completion { runLater { completion(true) } }
+        began(group)
+    }
+
+    /// A block's animations were recorded: the trace hears of them and their screens' frames start; a
+    /// block that animates nothing completes at once, finished (UIKit's).
+    func began(_ group: AnimationGroup) {
+        guard group.running > 0 else {
+            if let completion = group.completion { runLater { completion(true) } }
             return
         }
         application.instrumentation.post(
             .animationBegan(
                 views: group.properties.map(\.view), properties: group.properties.map { $0.property.rawValue },
-                duration: parameters.duration))
+                duration: group.parameters.duration))
         requestFrames()
     }
 
@@ -367,7 +385,7 @@ final class Animator {
         Application.shared.animator.add(view, property, from: old, to: new, group: group)
     }
 
-    private func add(
+    func add(
         _ view: View, _ property: AnimatableProperty, from old: AnimatableValue, to new: AnimatableValue,
         group: AnimationGroup
     ) {
@@ -458,6 +476,8 @@ final class Animator {
     private func show(_ animation: PropertyAnimation, value: AnimatableValue?) {
         let view = animation.view
         let shown = value == animation.view.modelValue(animation.property) ? nil : value
+        // A transition shows while its progress does, and its renderings go with it.
+        if animation.property == .transition { view.presentation.transition = shown == nil ? nil : animation.group.transition }
         guard view.presentation[animation.property] != shown else { return }
         view.presentation[animation.property] = shown
         view.presentationDidChange(animation.property)
@@ -547,7 +567,7 @@ final class Animator {
     }
 
     /// Runs `action` on the next turn of the run loop (through the clock, so manual clocks in tests run it).
-    private func runLater(_ action: @escaping @MainActor () -> Void) {
+    func runLater(_ action: @escaping @MainActor () -> Void) {
         _ = clock.schedule(at: clock.now, action)
     }
 }

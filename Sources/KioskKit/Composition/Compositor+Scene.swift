@@ -18,6 +18,14 @@ extension Compositor {
         _ view: View, toScreen: AffineTransform, clip: PixelRect?, alpha: Double,
         into layers: inout [Layer], damage: inout Region
     ) {
+        // A transition shows in place of the subtree, before the view's own hiding counts: hiding it in
+        // the transition's block is how a view fades or flips away. Composed, not on a plane, meanwhile.
+        if let transition = view.presentation.transition, let progress = view.presentation.transitionProgress,
+            liveSnapshotRoot != ObjectIdentifier(view)
+        {
+            return walkTransition(
+                of: view, transition, progress: progress, toScreen: toScreen, clip: clip, alpha: alpha, into: &layers, damage: &damage)
+        }
         guard !view.isHidden else { return }
         if view.planePreference != .composited, !isWalkingPlaneGroup {
             // Its subtree is one layer a plane may take: walked as any other, its redraws kept apart.
@@ -38,24 +46,9 @@ extension Compositor {
         let scaleY = model.height > 0 ? shown.height / model.height : 1
         let contentToScreen = AffineTransform(scaleX: scaleX, y: scaleY)
             .concatenating(AffineTransform(translationX: shown.minX, y: shown.minY)).concatenating(toScreen)
-        // Clamped: a view parked far off the screen (or with a non-finite frame) has no pixels to show,
-        // and must not trap on the way to pixman's Int32 coordinates.
-        let pixelSize = Size(width: model.width.rounded(.up), height: model.height.rounded(.up))
-        let whole = PixelRect(enclosing: Rect(size: pixelSize))
+        let whole = PixelRect(enclosing: Rect(size: Size(width: model.width.rounded(.up), height: model.height.rounded(.up))))
         let size = (width: whole.width, height: whole.height)
-        let rect: PixelRect
-        let transform: AffineTransform?
-        if contentToScreen.isTranslation {
-            // Pixel positions: views land on whole pixels, as UIKit rounds to the screen's pixel grid.
-            let x = contentToScreen.tx.rounded(), y = contentToScreen.ty.rounded()
-            rect =
-                x.isFinite && y.isFinite
-                ? PixelRect(enclosing: Rect(x: x, y: y, width: pixelSize.width, height: pixelSize.height)) : .zero
-            transform = nil
-        } else {
-            rect = PixelRect(enclosing: Rect(x: 0, y: 0, width: model.width, height: model.height).applying(contentToScreen))
-            transform = contentToScreen
-        }
+        let (rect, transform) = Self.place(model.size, through: contentToScreen)
         let content = render(view, at: rect, size: size, transform: transform, clip: clip, damage: &damage)
         // A scroll view whose own layer is one opaque colour over its whole clipped rect, not transformed or
         // faded: what it shows can be moved by a scroll (`ScrollRegion`).
@@ -105,6 +98,20 @@ extension Compositor {
                 ScrollRegion(
                     view: ObjectIdentifier(view), rect: childClip, origin: view.shownBounds.origin, layers: scrollStart..<layers.count))
         }
+    }
+
+    /// Where content of `size` points lands on the screen through `contentToScreen`: a translation lands
+    /// on whole pixels, as UIKit rounds views to the screen's pixel grid, and is painted without a transform;
+    /// anything else is the box around the mapped content, painted through the map.
+    static func place(_ size: Size, through contentToScreen: AffineTransform) -> (rect: PixelRect, transform: AffineTransform?) {
+        guard contentToScreen.isTranslation else {
+            return (PixelRect(enclosing: Rect(size: size).applying(contentToScreen)), contentToScreen)
+        }
+        let x = contentToScreen.tx.rounded(), y = contentToScreen.ty.rounded()
+        // Clamped: content parked far off the screen (or with a non-finite frame) has no pixels to show,
+        // and must not trap on the way to pixman's Int32 coordinates.
+        guard x.isFinite && y.isFinite else { return (.zero, nil) }
+        return (PixelRect(enclosing: Rect(x: x, y: y, width: size.width.rounded(.up), height: size.height.rounded(.up))), nil)
     }
 
     /// Brings `view`'s cached content up to date and says what to paint for it.

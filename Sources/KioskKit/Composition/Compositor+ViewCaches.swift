@@ -5,6 +5,9 @@ extension Compositor {
         _ view: View, at rect: PixelRect, size: (width: Int32, height: Int32), transform: AffineTransform?,
         clip: PixelRect?, damage: inout Region
     ) -> LayerContent {
+        // A transition's old rendering is what the screen shows: the caches as last composed, nothing drawn
+        // (a change waiting for the next frame is the new rendering's, and keeps its damage for it).
+        if readsCachesOnly { return view.rendering.isValid ? view.rendering.content : .none }
         let dirty = view.takeDirtyRect()
         var sizeChanged = false
         if view.rendering.cache != nil { sizeChanged = view.rendering.drawnSize != PixelSize(size) }

@@ -41,6 +41,11 @@ public final class Compositor: WindowChangeObserver {
     /// The views that asked for a plane, found by the walk of the frame being composed.
     var planeGroups: [PlaneGroup] = []
     var isWalkingPlaneGroup = false
+    /// While a view's renderings are taken for a transition (`Compositor+Transitions`): the view whose
+    /// subtree is walked as it is now, even though its transition runs (its new rendering), and whether the
+    /// caches are read as the screen shows them, without drawing (its old rendering).
+    var liveSnapshotRoot: ObjectIdentifier?
+    var readsCachesOnly = false
     /// Whether a scroll moves what stays in view instead of painting it again. Off only to prove in tests
     /// that it changes nothing.
     public var isScrollCopyEnabled = true

@@ -1,7 +1,7 @@
-/// What the toolkit tells whoever watches it: a frame composed or shown, a region painted, an animation
-/// begun or ended, a gesture's state, a text field's edit, a scroll, input activity, a touch or a key
-/// delivered, a layout problem. The runtime's trace writes them, its power manager counts idle time from `activity`, the
-/// launch and sd_notify wait for the first `frameComposed`, and tests read them.
+/// What the toolkit tells whoever watches it: a frame composed or shown, a region painted, an animation (a
+/// view transition too) begun or ended, a gesture's state, a text field's edit, a scroll, input activity, a
+/// touch or a key delivered, a layout problem. The runtime's trace writes them, its power manager counts idle
+/// time from `activity`, the launch and sd_notify wait for the first `frameComposed`, and tests read them.
 ///
 /// One typed event per thing that happened, rather than one settable closure each: as wlroots' signals
 /// (`wl_signal` with any number of listeners) or Instruments' signposts, several clients watch at once
@@ -18,7 +18,7 @@ public enum InstrumentationEvent {
     /// The region a frame's paint composites (tests: a scroll paints only what came into view).
     case painted(Region)
     /// An animation block started animating `properties` (`view identifier: property`, one per view of
-    /// `views`) for `duration`.
+    /// `views`) for `duration`; a view transition is the property `transition` of its container.
     case animationBegan(views: [View], properties: [String], duration: TimeInterval)
     /// It ended: `finished` false when one of its animations was replaced first.
     case animationEnded(views: [View], properties: [String], duration: TimeInterval, finished: Bool)

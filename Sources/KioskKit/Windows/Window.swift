@@ -349,4 +349,7 @@ protocol WindowChangeObserver: AnyObject {
     func screenDidChange(_ screen: Screen)
     /// An animation or a display link started: the screens that show one need a frame per refresh.
     func framesRequested()
+    /// What `view` and its subviews show on screen now, within its bounds, as a bitmap of the bounds' size
+    /// (nil: nothing): a view transition's old rendering.
+    func snapshot(of view: View) -> Bitmap?
 }
