@@ -95,6 +95,7 @@ final class Trace {
         case .textEdited(let field): recordEdit(field)
         case .scrolled(let scrollView): scrolled(scrollView)
         case .layoutProblem(let message): write(JSONLine([("event", .string("layout.problem")), ("message", .string(message))]))
+        case .sessionDidBecomeIdle(let timeout): sessionBecameIdle(timeout: timeout)
         case .frameComposed, .presented, .planesPresented, .painted, .activity, .runtime: break
         }
     }
@@ -269,6 +270,16 @@ final class Trace {
             ("event", .string(event)), ("views", list(names)), ("properties", list(pairs)),
             ("duration", .raw(duration.formatted(places: 3))), ("at", .raw(application.clock.now.formatted(places: 6))),
         ])
+    }
+
+    /// `session.idle`: `timeout` seconds passed without input (`Application.sessionIdleTimeout`); `at`, when
+    /// (CLOCK_MONOTONIC seconds, as the animations' and frames' times).
+    private func sessionBecameIdle(timeout: TimeInterval) {
+        write(
+            JSONLine([
+                ("event", .string("session.idle")), ("timeout", .number(timeout)),
+                ("at", .raw(application.clock.now.formatted(places: 6))),
+            ]))
     }
 
     /// A phase of the start reached, in milliseconds since exec.

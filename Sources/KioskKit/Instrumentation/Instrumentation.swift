@@ -1,7 +1,8 @@
 /// What the toolkit tells whoever watches it: a frame composed or shown, a region painted, an animation (a
 /// view transition too) begun or ended, a gesture's state, a text field's edit, a scroll, input activity, a
-/// touch or a key delivered, a layout problem. The runtime's trace writes them, its power manager counts idle
-/// time from `activity`, the launch and sd_notify wait for the first `frameComposed`, and tests read them.
+/// touch or a key delivered, a layout problem, the session become idle. The runtime's trace writes them, its
+/// power manager counts idle time from `activity`, the launch and sd_notify wait for the first
+/// `frameComposed`, and tests read them.
 ///
 /// One typed event per thing that happened, rather than one settable closure each: as wlroots' signals
 /// (`wl_signal` with any number of listeners) or Instruments' signposts, several clients watch at once
@@ -39,6 +40,9 @@ public enum InstrumentationEvent {
     /// Auto Layout could not lay out as asked (a constraint broken as unsatisfiable, one refused, a layout
     /// that did not settle): the message its log line has too.
     case layoutProblem(String)
+    /// `timeout` seconds passed without input: the session is idle (`Application.sessionIdleTimeout`), once
+    /// per idle period.
+    case sessionDidBecomeIdle(timeout: TimeInterval)
     /// An event of a module above the toolkit, which KioskKit cannot name (the runtime's
     /// `KioskRuntime.InputOutcome`): listeners match its type (`case .runtime(let outcome as InputOutcome)`).
     case runtime(any Sendable)

@@ -76,6 +76,7 @@ extension Application {
     /// text field edits again: the character, Backspace, Delete, the arrows); `pressesBegan` is not sent
     /// again, and a responder that takes no text gets nothing.
     private func repeatHeldKey(_ press: Press) {
+        session.inputArrived()
         instrumentation.post(.activity(nil))
         if let screenOfFocus = focusedWindow?.screen, screenOfFocus.powerState == .off { return releaseHeldKeys() }
         if let field = firstResponder as? TextField {

@@ -7,6 +7,7 @@ extension Application {
     /// its screen whose bounds contain it, then down that window's views by hit testing, and stays with
     /// that view; events without a position go to the key window, or are dropped with a log line.
     public func sendEvent(_ event: Event) {
+        session.inputArrived()
         if instrumentation.isObserved {
             if event.hasPosition {
                 var screens: [Screen] = []

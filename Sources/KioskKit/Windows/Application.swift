@@ -57,6 +57,9 @@ public final class Application: Responder {
     /// Display links added and not invalidated, in the order added.
     var displayLinks: [DisplayLink] = []
 
+    /// The session's idle timer (`sessionIdleTimeout`, Application+Session.swift).
+    private(set) lazy var session = SessionIdleTimer(application: self)
+
     // MARK: Screens
 
     private var registeredScreens: [Screen] = []
