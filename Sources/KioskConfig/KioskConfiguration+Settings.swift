@@ -166,6 +166,12 @@ extension KioskConfiguration {
                 configuration.cecOnIdle = value
                 return nil
             }, reset: nil, spelled: { String($0.cecOnIdle) }),
+        integer(
+            "session-timeout", flag: "--session-timeout", \.sessionTimeoutSeconds, in: idleTimeoutRange, unit: "seconds; 0: never",
+            valueName: "SECONDS",
+            help:
+                "Tell the app its session is idle after this many seconds without input (it goes back to its start screen; no screen turns off); default: 0, never."
+        ),
         screenFlag("cec"),
         Setting(
             key: "primary", fileForm: .string, flag: "--primary", environmentVariable: "KIOSK_PRIMARY", valueName: "SCREEN",
@@ -314,7 +320,7 @@ extension KioskConfiguration {
     static let debounceRange = 0...60_000
     static let repeatDelayRange = 100...10_000
     static let repeatRateRange = 0...100
-    /// Up to a week.
+    /// Up to a week: `idle-timeout`, `dim-after` and `session-timeout`.
     static let idleTimeoutRange = 0...604_800
 
     static let booleanSpelling = "true or false (1 or 0, yes or no, on or off)"

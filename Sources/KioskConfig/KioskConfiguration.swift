@@ -65,6 +65,9 @@ public struct KioskConfiguration: Sendable, Equatable {
     public var dimAfterSeconds = 0
     /// The brightness a dimmed screen goes to, 0...1 (as `Screen.brightness`).
     public var dimBrightness = 0.2
+    /// Seconds without input after which the app's session is idle (`Application.sessionIdleTimeout`: the
+    /// app goes back to its start screen); 0: never. Apart from display power: no screen turns off for it.
+    public var sessionTimeoutSeconds = 0
     public var keyboardLayout: KeyboardLanguage = .en
     /// Milliseconds a key is held before it repeats (hardware keys, the on-screen Backspace); Cage's 600.
     public var keyboardRepeatDelayMilliseconds = 600

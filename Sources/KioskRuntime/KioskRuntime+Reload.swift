@@ -48,9 +48,10 @@ extension KioskRuntime {
     /// SIGHUP (and the control socket's `reload`): reads the configuration again (file, environment, then
     /// the command line on top, so what the command line said still wins) and applies what can be applied
     /// live: modes, rotation, the primary screen, touch mapping and calibration, the cursor, the on-screen
-    /// keyboard, the hotplug debounce, HDMI-CEC and the log level. Settings that need a restart are named in the log,
-    /// the trace and the outcome. A configuration with problems is rejected whole, its problems logged, and
-    /// the running one kept. `trigger` starts the log lines (`SIGHUP`, `kiosk reload`).
+    /// keyboard, the hotplug debounce, HDMI-CEC, the session timeout and the log level. Settings that need a
+    /// restart are named in the log, the trace and the outcome. A configuration with problems is rejected
+    /// whole, its problems logged, and the running one kept. `trigger` starts the log lines (`SIGHUP`,
+    /// `kiosk reload`).
     @discardableResult
     public func reload(trigger: String = "SIGHUP") -> ReloadOutcome {
         let configLog = Logger(label: "kiosk.config")
@@ -79,6 +80,10 @@ extension KioskRuntime {
         power?.power = loaded.power
         power?.dimBrightness = loaded.dimBrightness
         power?.dimAfter = TimeInterval(loaded.dimAfterSeconds)
+        // Only a changed setting: what the app set in code stands over a reload that left it as it was.
+        if changes.contains(where: { $0.key == "session-timeout" }) {
+            application.sessionIdleTimeout = TimeInterval(loaded.sessionTimeoutSeconds)
+        }
         // The backend resolves each screen's settings again first: HDMI-CEC's adapters and the screens' own
         // idle timeouts are read from what it resolved.
         display?.reconfigure(loaded)

@@ -149,6 +149,8 @@ public final class KioskRuntime {
         observeScreens()
         application.preferredMainScreenName = configuration.primary
         applyKeyboard(configuration)
+        // Before the launch: the app may set its own in code, which then stands until a reload changes this.
+        application.sessionIdleTimeout = TimeInterval(configuration.sessionTimeoutSeconds)
         display.start()
         reached(.displays)
         // HDMI-CEC first: it must hear the power changes the schedule makes at once (screens that start, or

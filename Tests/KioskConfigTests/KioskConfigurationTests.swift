@@ -26,8 +26,8 @@ import Testing
         let lines = try exampleText().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let keys = [
             "backend", "drm-device", "fbdev-device", "seat", "log-level", "cursor", "hotplug-debounce-ms",
-            "cec-on-idle", "primary", "app", "[app-settings]", "[screens.", "mode", "rotation", "position", "cec", "edid",
-            "backlight",
+            "cec-on-idle", "session-timeout", "primary", "app", "[app-settings]", "[screens.", "mode", "rotation", "position",
+            "cec", "edid", "backlight",
             "[[touch]]", "match", "screen", "calibration",
         ]
         for key in keys {

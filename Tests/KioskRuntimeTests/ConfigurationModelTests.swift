@@ -13,6 +13,24 @@ import Testing
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// `kiosk` started with `arguments`, its standard error into `errors` (nil: thrown away).
+    static func startKiosk(_ arguments: [String], errors: Pipe? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = arguments
+        if let errors { process.standardError = errors } else { process.standardError = FileHandle.nullDevice }
+        try process.run()
+        return process
+    }
+
+    /// Waits up to 15 s for `predicate` (a running kiosk's trace to say something), and records an issue
+    /// naming `what` when it never holds.
+    static func wait(for what: String, sourceLocation: SourceLocation = #_sourceLocation, _ predicate: () -> Bool) {
+        let deadline = Date().addingTimeInterval(15)
+        while !predicate() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(predicate(), "timed out waiting for \(what)", sourceLocation: sourceLocation)
+    }
+
     /// `--rotate`, `mode = "off"`, a configured mode and `primary` change what the headless PNGs show, as
     /// they would change a board's displays.
     @Test func headlessHonoursPerScreenSettings() throws {
@@ -78,26 +96,18 @@ import Testing
         let config = folder.appendingPathComponent("kiosk.toml")
         try "[screens.HEADLESS-1]\nmode = \"640x480\"\n".write(to: config, atomically: true, encoding: .utf8)
         let trace = folder.appendingPathComponent("trace.jsonl")
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = [
-            "run", "--config", config.path, "--backend", "headless", "--snapshot-dir", folder.path,
-            "--rotate", "HEADLESS-1=90", "--cursor", "hidden", "--trace", trace.path, "--exit-after", "20",
-        ]
         let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let process = try Self.startKiosk(
+            [
+                "run", "--config", config.path, "--backend", "headless", "--snapshot-dir", folder.path,
+                "--rotate", "HEADLESS-1=90", "--cursor", "hidden", "--trace", trace.path, "--exit-after", "20",
+            ], errors: errors)
         defer { if process.isRunning { process.terminate() } }
-        func wait(for what: String, _ predicate: () -> Bool) {
-            let deadline = Date().addingTimeInterval(15)
-            while !predicate() && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            #expect(predicate(), "timed out waiting for \(what)")
-        }
-        wait(for: "the first frame") { Self.trace(trace).contains { $0["event"] as? String == "frame" } }
+        Self.wait(for: "the first frame") { Self.trace(trace).contains { $0["event"] as? String == "frame" } }
         try "cursor = \"always\"\n[screens.HEADLESS-1]\nmode = \"800x600\"\nrotation = \"180\"\n".write(
             to: config, atomically: true, encoding: .utf8)
         kill(process.processIdentifier, SIGHUP)
-        wait(for: "the reload") { Self.trace(trace).contains { $0["event"] as? String == "config.reload" } }
+        Self.wait(for: "the reload") { Self.trace(trace).contains { $0["event"] as? String == "config.reload" } }
         let events = Self.trace(trace)
         let mode = events.last { $0["event"] as? String == "screen.mode" }
         #expect(mode?["width"] as? Int == 600 && mode?["height"] as? Int == 800 && mode?["rotation"] as? String == "90")

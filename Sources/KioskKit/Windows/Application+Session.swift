@@ -8,7 +8,9 @@ extension Application {
     nonisolated public static let sessionDidBecomeIdleNotification = NotificationName("KioskApplicationSessionDidBecomeIdleNotification")
 
     /// Seconds without input (a touch, a key or its repeat, on any screen: the input that also keeps the
-    /// displays awake) after which the session is idle; nil or 0 (or less): never. Set, it counts from now.
+    /// displays awake) after which the session is idle; nil or 0 (or less): never. The runtime sets it from
+    /// the configuration's `session-timeout` at start, and again on a reload that changes that setting;
+    /// set here in code, it counts from now.
     ///
     /// Separate from display power (`idle-timeout`): a screen that blanks while the session runs keeps it
     /// running, and the session's end turns no screen off. One timer while it counts: none while the session
