@@ -31,6 +31,25 @@ open class ViewController: Responder {
         }
     }
 
+    // MARK: Presentation (ViewController+Presentation.swift)
+
+    /// How the controller is shown when presented (as UIKit's; `automatic` is `fullScreen` here).
+    public var modalPresentationStyle = ModalPresentationStyle.automatic
+    /// How it comes in and goes when presented (as UIKit's: `coverVertical` by default).
+    public var modalTransitionStyle = ModalTransitionStyle.coverVertical
+    /// The size a `formSheet` card would like (as UIKit's); zero: the default card.
+    public var preferredContentSize = Size.zero {
+        didSet { presentationLinks.container?.preferredSize = preferredContentSize }
+    }
+    /// Who presents whom, and the presentation's views.
+    var presentationLinks = PresentationLinks()
+    /// The level of the window of its own the controller is presented in (an alert's); nil: it is presented
+    /// in the presenter's window (ViewController+OwnWindow.swift).
+    var ownPresentationWindowLevel: Window.Level? { nil }
+    /// How the controller's views look before they come into a window of their own (and after they go), and
+    /// at rest; the change between the two is animated.
+    func setPresentationAppearance(shown: Bool) { view.alpha = shown ? 1 : 0 }
+
     /// Called when the root view's safe area changed (as `UIViewController.viewSafeAreaInsetsDidChange()`),
     /// at the layout pass that takes the change in, where constraints use the root view's
     /// `safeAreaLayoutGuide`.
