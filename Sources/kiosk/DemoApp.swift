@@ -81,7 +81,7 @@ public final class DemoApp: ApplicationDelegate {
         main.backgroundColor = Color(rgb: 0xF2F2F7)
         main.isOpaque = true
         let content = DemoContentController()
-        content.title.text = title
+        content.titleLabel.text = title
         content.onTap = { [weak self] in self?.countTap() }
         content.onLongPress = { [weak self] in self?.presentAlert() }
         content.onSelectProduct = { [weak self] number in self?.showDetail(of: number) }
@@ -359,7 +359,7 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
     let list = TableView()
     /// 0.8 s rather than UIKit's 0.5: a kiosk's users are slower to let go of a tap.
     let longPress = LongPressGestureRecognizer()
-    let title = Label(text: DemoApp.defaultTitle, font: .system(size: 40, weight: .bold))
+    let titleLabel = Label(text: DemoApp.defaultTitle, font: .system(size: 40, weight: .bold))
     let subtitle = Label(text: "A UIKit-style window model on DRM/KMS, drawn in software. Touch the button.", font: .system(size: 20))
     let logo = ImageView(image: DemoApp.logo)
     let button = Button(title: "Tap me")
@@ -377,8 +377,8 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
         list.dataSource = self
         list.delegate = self
         // No border: a scroll view whose own layer is one colour has its scrolls copied, not composited.
-        title.textAlignment = .center
-        title.identifier = "title"
+        titleLabel.textAlignment = .center
+        titleLabel.identifier = "title"
         subtitle.numberOfLines = 0
         subtitle.textAlignment = .center
         subtitle.textColor = .darkGray
@@ -406,7 +406,7 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
         formButton.backgroundColor = Color(rgb: 0xE5E5EA)
         formButton.cornerRadius = 14
         formButton.addAction(for: .touchUpInside) { [weak self] _ in self?.onForm() }
-        for view in [title, subtitle, logo, button, formButton, counter, list] as [View] { root.addSubview(view) }
+        for view in [titleLabel, subtitle, logo, button, formButton, counter, list] as [View] { root.addSubview(view) }
         view = root
     }
 
@@ -437,7 +437,7 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
 
     private func layout(in bounds: Rect) {
         let width = bounds.width
-        title.frame = Rect(x: 20, y: 70, width: max(width - 40, 0), height: 60)
+        titleLabel.frame = Rect(x: 20, y: 70, width: max(width - 40, 0), height: 60)
         subtitle.frame = Rect(x: 40, y: 135, width: max(width - 80, 0), height: 60)
         logo.frame = Rect(x: (width / 2 - 48).rounded(), y: 210, width: 96, height: 96)
         button.frame = Rect(x: (width / 2 - 110).rounded(), y: 330, width: 220, height: 64)

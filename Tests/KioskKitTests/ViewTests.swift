@@ -178,14 +178,14 @@ struct ViewTests {
     @Test func aNewRootOfAShownWindowLoadsItsViewBeforeItAppears() {
         final class Controller: ViewController {
             var log: [String] = []
-            var title: Label?
+            var welcome: Label?
             override func viewDidLoad() {
                 log.append("didLoad")
                 let label = Label(text: "Welcome")
                 view.addSubview(label)
-                title = label
+                welcome = label
             }
-            override func viewWillAppear(_ animated: Bool) { log.append("willAppear \(title != nil)") }
+            override func viewWillAppear(_ animated: Bool) { log.append("willAppear \(welcome != nil)") }
             override func viewDidAppear(_ animated: Bool) { log.append("didAppear") }
         }
         let bed = TestBed()

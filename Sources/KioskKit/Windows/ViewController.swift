@@ -179,6 +179,16 @@ open class ViewController: Responder {
         beginAppearanceTransition(shown, animated: false)
     }
 
+    // MARK: Navigation
+
+    /// The controller's title (as `UIViewController.title`): setting it sets `navigationItem.title`, which a
+    /// navigation bar shows while the controller is on top and on its back button over the next one.
+    open var title: String? {
+        didSet { if title != oldValue { navigationItem.title = title } }
+    }
+    /// What a navigation bar shows for this controller (as `UIViewController.navigationItem`), made on first use.
+    public private(set) lazy var navigationItem = NavigationItem(title: title)
+
     /// The responder chain goes from the controller to its view's superview (the window, for a root view).
     override open var next: Responder? { loadedView?.superview }
 
