@@ -188,6 +188,16 @@ open class ViewController: Responder {
     }
     /// What a navigation bar shows for this controller (as `UIViewController.navigationItem`), made on first use.
     public private(set) lazy var navigationItem = NavigationItem(title: title)
+    /// The nearest container above this controller that is a navigation controller (as
+    /// `UIViewController.navigationController`); nil when there is none.
+    public var navigationController: NavigationController? {
+        var ancestor = parent
+        while let candidate = ancestor {
+            if let navigation = candidate as? NavigationController { return navigation }
+            ancestor = candidate.parent
+        }
+        return nil
+    }
 
     /// The responder chain goes from the controller to its view's superview (the window, for a root view).
     override open var next: Responder? { loadedView?.superview }
