@@ -126,6 +126,14 @@ final class NavigationBed {
         self.touch = nil
     }
 
+    /// A finger down at (`x`, `y`) that moves along `moves` at that height, each after its delay, and lifts
+    /// `lift` seconds after the last.
+    func swipe(at y: Double, from x: Double, _ moves: [(x: Double, after: TimeInterval)], lift: TimeInterval) {
+        down(x, y)
+        for step in moves { move(step.x, y, after: step.after) }
+        up(after: lift)
+    }
+
     /// Taps the centre of `view`.
     func tap(_ view: View) {
         let center = view.convert(Point(x: view.bounds.midX, y: view.bounds.midY), to: nil)

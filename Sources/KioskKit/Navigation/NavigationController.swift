@@ -3,7 +3,8 @@
 @MainActor
 public protocol NavigationControllerDelegate: AnyObject {
     /// `viewController` is about to be shown: after its `viewWillAppear`, before the slide (and when the
-    /// navigation controller itself is about to appear, for its top controller).
+    /// navigation controller itself is about to appear, for its top controller). An interactive pop calls
+    /// it as the finger starts, and a cancelled one calls no `didShow`.
     func navigationController(_ navigationController: NavigationController, willShow viewController: ViewController, animated: Bool)
     /// `viewController` is shown: after its `viewDidAppear` and `didMove(toParent:)`.
     func navigationController(_ navigationController: NavigationController, didShow viewController: ViewController, animated: Bool)
@@ -19,7 +20,8 @@ extension NavigationControllerDelegate {
 }
 
 /// A stack of view controllers of which the top one is shown, under a navigation bar (as
-/// `UINavigationController`): push a controller to go deeper, pop to come back, by the bar's back button.
+/// `UINavigationController`): push a controller to go deeper, pop to come back, by the bar's back button or
+/// by a swipe from the leading edge.
 ///
 /// The stack's controllers are its children (UIKit's containment: `addChild` and `willMove(toParent:)` when
 /// one joins, `didMove(toParent:)` once it is shown or at once; `willMove(toParent: nil)` when one leaves,
@@ -36,8 +38,8 @@ extension NavigationControllerDelegate {
 /// app last asked for.
 @MainActor
 open class NavigationController: ViewController {
-    /// The stack, root first, top last.
-    private var stack: [ViewController] = []
+    /// The stack, root first, top last (the interactive pop takes its top off once the finger lets go).
+    var stack: [ViewController] = []
     /// The bar at the top of the view (as `UINavigationController.navigationBar`).
     public let navigationBar = NavigationBar()
     /// Where the top controller's view goes: everything below the bar (UIKit's transition view).
@@ -52,6 +54,8 @@ open class NavigationController: ViewController {
     private var barShown: LayoutConstraint?
     private var barHidden: LayoutConstraint?
     private var barIsHidden = false
+    /// The interactive pop's recognizer, on the view once it is loaded.
+    let popRecognizer = InteractivePopGestureRecognizer()
 
     /// A navigation controller whose stack holds `rootViewController` (as
     /// `UINavigationController(rootViewController:)`).
@@ -69,6 +73,8 @@ open class NavigationController: ViewController {
 
     private func configure() {
         navigationBar.backAction = { [weak self] in _ = self?.popViewController(animated: true) }
+        popRecognizer.navigationController = self
+        popRecognizer.addAction { [weak self] recognizer in self?.interactivePopDidChange(recognizer) }
     }
 
     // MARK: The stack
@@ -208,7 +214,7 @@ open class NavigationController: ViewController {
     // MARK: The view
 
     /// The bar at the top of the safe area (a status bar's window pushes it down), the top controller's view
-    /// below it. Not to be overridden: UIKit's is not either.
+    /// below it; the interactive pop's recognizer on the view. Not to be overridden: UIKit's is not either.
     override public final func loadView() {
         let root = View()
         root.backgroundColor = .white
@@ -236,6 +242,7 @@ open class NavigationController: ViewController {
         navigationBar.isHidden = barIsHidden
         navigationBar.show(stack.map(\.navigationItem))
         if let top = stack.last { insertWithoutAppearanceCalls(top, above: true) }
+        root.addGestureRecognizer(popRecognizer)
     }
 
     /// The navigation controller's own appearance tells the delegate of its top controller, as UIKit's.
@@ -286,4 +293,8 @@ open class NavigationController: ViewController {
 
     /// How long the bar takes to slide in or out (as `UINavigationController.hideShowBarDuration`).
     public static let hideShowBarDuration = 0.2
+
+    /// The recognizer of the interactive pop, a pan from the leading edge (as `UINavigationController.
+    /// interactivePopGestureRecognizer`); disable it to turn the swipe off.
+    public var interactivePopGestureRecognizer: GestureRecognizer? { popRecognizer }
 }

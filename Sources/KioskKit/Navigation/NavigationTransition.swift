@@ -5,6 +5,10 @@
 final class NavigationTransition {
     enum Style { case push, pop }
 
+    /// Where it is: sliding (or made at once), following a finger (the interactive pop), or sliding back
+    /// after the finger let go short of popping.
+    enum Phase { case running, dragging, cancelling }
+
     /// How the navigation controller's view is placed when the transition starts, which decides the
     /// appearance calls: none off screen; UIKit's full pairs on screen; the appearing controller joining
     /// the container's own appearance while that is under way.
@@ -15,11 +19,13 @@ final class NavigationTransition {
     let to: ViewController?
     let presence: Presence
     let animated: Bool
+    var phase = Phase.running
     /// Set once it has ended, so that a late animation completion does not end it again.
     var hasEnded = false
-    /// The controllers leaving the stack and those joining it, whose containment ends with the transition.
-    let removed: [ViewController]
-    let added: [ViewController]
+    /// The controllers leaving the stack and those joining it, whose containment ends with the transition
+    /// (an interactive pop's is known when the finger lets go).
+    var removed: [ViewController]
+    var added: [ViewController]
     /// Whether the container's and the bar's views took touches before, given back at the end.
     private var containerTookTouches = true
     private var barTookTouches = true
@@ -59,7 +65,10 @@ extension NavigationController {
     /// calls begin (UIKit's order: the disappearing controller's `viewWillDisappear`, the appearing one's
     /// `viewWillAppear`, then the delegate's `willShow`), and the slide runs, or the change is made at once.
     func run(_ transition: NavigationTransition) {
-        let items = viewControllers.map(\.navigationItem)
+        // An interactive pop changes the stack only if the finger lets go far enough: the bar shows the
+        // items below the top meanwhile.
+        let stack = transition.phase == .dragging ? Array(viewControllers.dropLast()) : viewControllers
+        let items = stack.map(\.navigationItem)
         guard isViewLoaded else {
             navigationBar.show(items)
             return finish(transition)
@@ -77,6 +86,7 @@ extension NavigationController {
         transition.holdTouches(in: self)
         navigationBar.beginTransition(to: items)
         place(transition, at: 0)
+        guard transition.phase == .running else { return }
         slide(transition, to: 1, duration: NavigationTransition.duration) { [weak self] in self?.finish(transition) }
     }
 
@@ -137,6 +147,8 @@ extension NavigationController {
     /// Ends the transition under way at once, in its end state (a change asked for while one runs).
     func finishTransitionNow() {
         guard let transition else { return }
+        // A finger still dragging the top view: the pop does not happen (the finger's further moves are ignored).
+        if transition.phase == .dragging { beginCancelling(transition) }
         // Its animations stop where they are heading (the moving views' own with them, as when a view
         // leaves its window); their completion, later, finds it ended.
         let animator = Application.shared.animator
@@ -144,7 +156,7 @@ extension NavigationController {
             animator.removeAnimations(inside: controller.view)
         }
         animator.removeAnimations(inside: navigationBar)
-        finish(transition)
+        if transition.phase == .cancelling { finishCancelling(transition) } else { finish(transition) }
     }
 
     private func beginAppearance(of transition: NavigationTransition) {
