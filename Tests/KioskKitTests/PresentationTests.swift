@@ -141,6 +141,20 @@ struct PresentationTests {
         #expect(a.presentedViewController == nil && b.presentedViewController == nil && c.view.window == nil)
     }
 
+    /// A navigation controller's visible controller is one presented over it, else its top one.
+    @Test func theVisibleControllerOfANavigationControllerIsOnePresentedOverIt() {
+        let bed = AnimationBed()
+        let top = ViewController()
+        let navigation = NavigationController(rootViewController: top)
+        bed.window.rootViewController = navigation
+        #expect(navigation.visibleViewController === top)
+        let sheet = ViewController()
+        top.present(sheet, animated: false)
+        #expect(navigation.presentedViewController === sheet && navigation.visibleViewController === sheet)
+        sheet.dismiss(animated: false)
+        #expect(navigation.visibleViewController === top)
+    }
+
     /// What UIKit warns about and ignores: nothing happens, and nothing is left half done.
     @Test func refusedPresentations() {
         let (_, a, log) = Self.bed()

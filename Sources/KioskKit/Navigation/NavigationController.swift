@@ -90,9 +90,13 @@ open class NavigationController: ViewController {
     public var topViewController: ViewController? { stack.last }
 
     /// The controller whose view is visible in the navigation interface (as `UINavigationController.
-    /// visibleViewController`): the top one (UIKit's is a controller presented over it when there is one;
-    /// presentation is not KioskKit's yet).
-    public var visibleViewController: ViewController? { topViewController }
+    /// visibleViewController`): a controller presented over it when there is one (the top of a chain of
+    /// presentations), else the top one.
+    public var visibleViewController: ViewController? {
+        var presented = presentationAncestor.presentedViewController
+        while let next = presented?.presentedViewController { presented = next }
+        return presented ?? topViewController
+    }
 
     /// Puts `viewController` on top (as `UINavigationController.pushViewController(_:animated:)`); it slides
     /// in from the trailing edge when `animated` and the navigation controller is on screen.
