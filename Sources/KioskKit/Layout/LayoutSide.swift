@@ -48,15 +48,15 @@ struct LayoutSide {
 }
 
 /// Where a view's baseline is: `minY + heightFraction * height + offset`.
-public struct BaselinePosition: Hashable, Sendable {
-    public var heightFraction: Double
-    public var offset: Double
+struct BaselinePosition: Hashable, Sendable {
+    var heightFraction: Double
+    var offset: Double
 
-    public init(heightFraction: Double, offset: Double) {
+    init(heightFraction: Double, offset: Double) {
         self.heightFraction = heightFraction
         self.offset = offset
     }
 
     /// A view without text: its baseline is its bottom edge, as UIKit's.
-    public static let bottom = BaselinePosition(heightFraction: 1, offset: 0)
+    static let bottom = BaselinePosition(heightFraction: 1, offset: 0)
 }
