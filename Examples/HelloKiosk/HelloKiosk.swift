@@ -32,22 +32,33 @@ final class HelloApp: ApplicationDelegate {
         let greeting = Label(text: self.greeting, font: .system(size: 48, weight: .bold))
         greeting.textColor = .white
         greeting.textAlignment = .center
-        greeting.frame = Rect(x: 0, y: 120, width: window.bounds.width, height: 70)
-        greeting.autoresizingMask = [.flexibleWidth]
-        window.addSubview(greeting)
 
-        let button = Button(title: "Touch me", frame: Rect(x: window.bounds.midX - 120, y: 260, width: 240, height: 72))
+        let button = Button(title: "Touch me")
         button.identifier = "hello-button"
         button.backgroundColor = .white
         button.titleColor = Color(rgb: 0x1E3A5F)
         button.cornerRadius = 36
-        button.autoresizingMask = [.flexibleLeftMargin, .flexibleRightMargin]
         button.addAction(for: .touchUpInside) { [weak self, weak greeting] _ in
             guard let self else { return }
             self.counter += 1
             greeting?.text = "Touched \(self.counter) time\(self.counter == 1 ? "" : "s")"
         }
-        window.addSubview(button)
+
+        // Placed by constraints, as UIKit's: a column centred in the safe area (clear of a status bar and
+        // of a television's overscan), whatever the screen's mode or rotation.
+        let column = StackView(arrangedSubviews: [greeting, button])
+        column.axis = .vertical
+        column.alignment = .center
+        column.spacing = 48
+        column.translatesAutoresizingMaskIntoConstraints = false
+        window.addSubview(column)
+        let safe = window.safeAreaLayoutGuide
+        LayoutConstraint.activate([
+            column.centerXAnchor.constraint(equalTo: safe.centerXAnchor),
+            column.centerYAnchor.constraint(equalTo: safe.centerYAnchor),
+            column.widthAnchor.constraint(lessThanOrEqualTo: safe.widthAnchor, constant: -40),
+            button.widthAnchor.constraint(equalToConstant: 240), button.heightAnchor.constraint(equalToConstant: 72),
+        ])
         window.makeKeyAndVisible()
         self.window = window
     }
@@ -60,9 +71,12 @@ final class HelloApp: ApplicationDelegate {
         let label = Label(text: screen.name, font: .system(size: 36))
         label.textColor = .white
         label.textAlignment = .center
-        label.frame = extra.bounds
-        label.autoresizingMask = [.flexibleWidth, .flexibleHeight]
+        label.translatesAutoresizingMaskIntoConstraints = false
         extra.addSubview(label)
+        LayoutConstraint.activate([
+            label.centerXAnchor.constraint(equalTo: extra.safeAreaLayoutGuide.centerXAnchor),
+            label.centerYAnchor.constraint(equalTo: extra.safeAreaLayoutGuide.centerYAnchor),
+        ])
         extra.isHidden = false
         extraWindows[ObjectIdentifier(screen)] = extra
     }
