@@ -1,7 +1,8 @@
 /// A view's layout guides (as `UIView`'s): its margins, its safe area, the on-screen keyboard's place, and
 /// the guides an app adds. The system guides sit at insets the view computes (View+SafeArea.swift); the
-/// engine makes their constraints from those insets and checks them at each pass, so a guide follows a
-/// status bar shown, a margin changed or the keyboard sliding in.
+/// engine makes their constraints from those insets and checks them at each pass
+/// (`LayoutEngine.checkSystemGuides`), so a guide follows a status bar shown, a margin changed or the
+/// keyboard sliding in: a change of them only asks for a pass.
 extension View {
     // MARK: Margins
 
@@ -13,7 +14,6 @@ extension View {
         set {
             guard newValue != layoutMargins else { return }
             layoutState.layoutMargins = newValue
-            systemGuidesDidChange()
             layoutMarginsDidChange()
             setNeedsLayout()
         }
@@ -36,7 +36,7 @@ extension View {
         set {
             guard newValue != insetsLayoutMarginsFromSafeArea else { return }
             layoutState.insetsLayoutMarginsFromSafeArea = newValue
-            systemGuidesDidChange()
+            setNeedsLayout()
         }
     }
 
@@ -108,21 +108,6 @@ extension View {
         let guide = LayoutGuide(role: role, owningView: self)
         state[keyPath: slot] = guide
         return guide
-    }
-
-    /// The safe area of this view and those inside it may differ (a controller's additional insets): their
-    /// guides are checked at the next pass.
-    func safeAreaMayHaveChanged() {
-        visitViews { $0.systemGuidesDidChange() }
-        setNeedsLayout()
-    }
-
-    /// Margins, safe area or a keyboard moved: the engine makes the view's system guides' constraints again.
-    func systemGuidesDidChange() {
-        guard let state = layoutStateIfMade else { return }
-        for guide in [state.layoutMarginsGuide, state.safeAreaLayoutGuide, state.keyboardLayoutGuide] {
-            if let variables = guide?.layoutVariables { variables.engine?.markStale(variables) }
-        }
     }
 }
 

@@ -31,11 +31,11 @@ extension View {
         guard let window, let keyboard = Application.shared.keyboard.window, keyboard !== window, !keyboard.isHidden,
             keyboard.screen === window.screen
         else { return 0 }
-        // The keyboard's model frame, in screen coordinates: where it is going when it slides.
-        let covered = convert(bounds, to: nil).offsetBy(dx: window.frame.minX, dy: window.frame.minY).intersection(keyboard.frame)
+        // In screen coordinates, against the keyboard's model frame: where it is going when it slides.
+        let mine = convert(bounds, to: nil).offsetBy(dx: window.frame.minX, dy: window.frame.minY)
+        let covered = mine.intersection(keyboard.frame)
         guard !covered.isNull, !covered.isEmpty else { return 0 }
-        let bottom = convert(bounds, to: nil).maxY + window.frame.minY
-        return max(bottom - covered.minY, 0)
+        return max(mine.maxY - covered.minY, 0)
     }
 }
 
@@ -88,10 +88,7 @@ extension Application {
     /// Something that bounds safe areas on `screen` changed (its overscan): its windows lay out again, and
     /// their guides take the new insets at that pass.
     func safeAreaMayHaveChanged(on screen: Screen) {
-        for window in visibleWindows(on: screen) {
-            window.requestFrame()
-            window.setNeedsLayout()
-        }
+        for window in visibleWindows(on: screen) { window.setNeedsLayout() }
     }
 
     /// The on-screen keyboard is moving on `screen` (inside its slide's animation block): the keyboard guides

@@ -26,8 +26,9 @@ open class ViewController: Responder {
     /// the views inside keep clear of through `safeAreaLayoutGuide`.
     public var additionalSafeAreaInsets = EdgeInsets.zero {
         didSet {
+            // The next pass finds the guides' new insets (LayoutEngine.checkSystemGuides).
             guard additionalSafeAreaInsets != oldValue, let loadedView else { return }
-            loadedView.safeAreaMayHaveChanged()
+            loadedView.setNeedsLayout()
         }
     }
 
