@@ -96,6 +96,7 @@ final class Trace {
         case .scrolled(let scrollView): scrolled(scrollView)
         case .layoutProblem(let message): write(JSONLine([("event", .string("layout.problem")), ("message", .string(message))]))
         case .sessionDidBecomeIdle(let timeout): sessionBecameIdle(timeout: timeout)
+        case .appearanceChanged(let controller, let appeared, let animated): record(controller, appeared: appeared, animated: animated)
         case .frameComposed, .presented, .planesPresented, .painted, .activity, .runtime: break
         }
     }
@@ -270,6 +271,22 @@ final class Trace {
             ("event", .string(event)), ("views", list(names)), ("properties", list(pairs)),
             ("duration", .raw(duration.formatted(places: 3))), ("at", .raw(application.clock.now.formatted(places: 6))),
         ])
+    }
+
+    /// `controller.appear` / `controller.disappear`: a view controller's view came on screen or went (its
+    /// `viewDidAppear` or `viewDidDisappear`): the controller's type, its view's name, the window it is in
+    /// (null once gone from any), whether it was animated, and when (CLOCK_MONOTONIC seconds).
+    private func record(_ controller: ViewController, appeared: Bool, animated: Bool) {
+        let view = controller.isViewLoaded ? controller.view : nil
+        var line = JSONLine([
+            ("event", .string(appeared ? "controller.appear" : "controller.disappear")),
+            ("controller", .string(String(describing: type(of: controller)))),
+        ])
+        line.append("view", view.map { .string($0.displayName) } ?? .null)
+        line.append("window", view?.window.map { .string($0.displayName) } ?? .null)
+        line.append("animated", .bool(animated))
+        line.append("at", .raw(application.clock.now.formatted(places: 6)))
+        write(line)
     }
 
     /// `session.idle`: `timeout` seconds passed without input (`Application.sessionIdleTimeout`); `at`, when

@@ -213,4 +213,34 @@ struct TraceTests {
             #expect(!keys.joined().contains(secret), "\(secret) in \(keys)")
         }
     }
+
+    /// A controller's view coming on screen or going is a `controller.appear` or `controller.disappear`
+    /// line: its type, its view's name, its window, whether animated: what the system tests follow a push,
+    /// a pop and a presentation by.
+    @Test func appearingAndDisappearingControllersAreTraced() throws {
+        let (trace, path, window, backend) = try traced()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            withExtendedLifetime(backend) {}
+        }
+        let list = ViewController()
+        list.view.identifier = "list"
+        let detail = ViewController()
+        detail.view.identifier = "detail"
+        let navigation = NavigationController(rootViewController: list)
+        window.identifier = "main"
+        window.rootViewController = navigation
+        navigation.pushViewController(detail, animated: false)
+        _ = navigation.popViewController(animated: false)
+        trace.stop()
+        let appearances = try lines(path).filter { ($0["event"] as? String)?.hasPrefix("controller.") == true }
+        let summary = appearances.map { "\($0["event"]!) \($0["controller"]!) \($0["view"]!) \($0["window"]!) \($0["animated"]!)" }
+        #expect(
+            summary == [
+                "controller.appear ViewController list main 0", "controller.appear NavigationController View main 0",
+                "controller.disappear ViewController list <null> 0", "controller.appear ViewController detail main 0",
+                "controller.disappear ViewController detail <null> 0", "controller.appear ViewController list main 0",
+            ], "\(summary)")
+        #expect(appearances.allSatisfy { $0["at"] as? Double == 5 })
+    }
 }

@@ -1,6 +1,6 @@
 /// What the toolkit tells whoever watches it: a frame composed or shown, a region painted, an animation (a
 /// view transition too) begun or ended, a gesture's state, a text field's edit, a scroll, input activity, a
-/// touch or a key delivered, a layout problem, the session become idle. The runtime's trace writes them, its
+/// touch or a key delivered, a controller's view appeared or gone, a layout problem, the session become idle. The runtime's trace writes them, its
 /// power manager counts idle time from `activity`, the launch and sd_notify wait for the first
 /// `frameComposed`, and tests read them.
 ///
@@ -40,6 +40,9 @@ public enum InstrumentationEvent {
     /// Auto Layout could not lay out as asked (a constraint broken as unsatisfiable, one refused, a layout
     /// that did not settle): the message its log line has too.
     case layoutProblem(String)
+    /// A view controller's view appeared (`viewDidAppear` was called) or disappeared (`viewDidDisappear`):
+    /// a screen pushed, popped, presented or dismissed, or a window's root shown or hidden.
+    case appearanceChanged(ViewController, appeared: Bool, animated: Bool)
     /// `timeout` seconds passed without input: the session is idle (`Application.sessionIdleTimeout`), once
     /// per idle period.
     case sessionDidBecomeIdle(timeout: TimeInterval)

@@ -115,9 +115,11 @@ open class ViewController: Responder {
         case .appearing:
             appearance = .appeared
             viewDidAppear(transitionIsAnimated)
+            Application.shared.instrumentation.post(.appearanceChanged(self, appeared: true, animated: transitionIsAnimated))
         case .disappearing:
             appearance = .disappeared
             viewDidDisappear(transitionIsAnimated)
+            Application.shared.instrumentation.post(.appearanceChanged(self, appeared: false, animated: transitionIsAnimated))
         case .appeared, .disappeared:
             return
         }
