@@ -244,8 +244,9 @@ let package = Package(
             name: "KioskRuntimeTests",
             dependencies: [
                 "KioskRuntime", "KioskTesting", "HeadlessDisplay", "kiosk", "DRMDisplay", "CECControl", "CEC", "CTestProcessSignals",
+                "GoldenImages",
             ],
-            swiftSettings: strict),
+            exclude: ["Golden"], swiftSettings: strict),
         .testTarget(name: "KioskTestingTests", dependencies: ["KioskKit", "KioskTesting"], swiftSettings: strict),
         // The getting-started app's tests, the testing article's example (Examples/CafeKioskTests).
         .testTarget(

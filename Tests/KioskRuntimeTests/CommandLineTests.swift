@@ -81,7 +81,7 @@ import Testing
             let framed = Set(lines.filter { $0["event"] as? String == "frame" }.compactMap { $0["screen"] as? String })
             return framed.isSuperset(of: ["HEADLESS-1", "HEADLESS-2"])
                 && lines.contains {
-                    $0["event"] as? String == "animation.end" && ($0["views"] as? [String])?.contains("welcome-alert") == true
+                    $0["event"] as? String == "animation.end" && ($0["views"] as? [String])?.contains("alert.card") == true
                 }
         }
         #expect(shown, "no frame on both screens with the alert in: \(ConfigurationModelTests.trace(trace).suffix(5))")
@@ -93,15 +93,16 @@ import Testing
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let main = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-1.png").path)
         #expect(main.width == 1280 && main.height == 800)
-        // The status bar (dark) is at the top, the main window's light background below, the white alert in the middle.
+        // The status bar (dark) is at the top, the main screen's light background below, dimmed by the alert's
+        // backdrop (40 % black over 0xF2F2F7), the alert's white card in the middle.
         #expect(main.pixel(x: 5, y: 5) & 0xFF < 0x40)  // the dark status bar on top
-        #expect(main.pixel(x: 5, y: 300) & 0xFFFFFF == 0xF2F2F7)  // the main window's background
-        #expect(main.pixel(x: 640, y: 480) & 0xFFFFFF == 0xFFFFFF)  // the white alert in front
+        #expect(main.pixel(x: 5, y: 300) & 0xFFFFFF == 0x919194)  // the main screen's background, dimmed
+        #expect(main.pixel(x: 640, y: 345) & 0xFFFFFF == 0xFFFFFF)  // the white card in front
         let second = try Bitmap(contentsOfPNGFile: folder.appendingPathComponent("HEADLESS-2.png").path)
         #expect(second.width == 640 && second.height == 480 && second.pixel(x: 5, y: 5) & 0xFFFFFF == 0xFFFFFF)
         let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix(#"{"event":"screen.connect","screen":"HEADLESS-1","mode":"1280x800@60.000""#) })
-        #expect(lines.contains { $0.contains(#""event":"window.key","window":"welcome-alert","level":2000"#) })
+        #expect(lines.contains { $0.contains(#""event":"window.key","window":"AlertController.window","level":2000"#) })
         #expect(lines.contains { $0.contains(#""event":"frame","screen":"HEADLESS-2""#) })
         #expect(result.stderr.contains("headless"))
     }

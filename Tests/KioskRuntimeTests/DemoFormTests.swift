@@ -17,11 +17,13 @@ struct DemoFormTests {
         display.connect("HDMI-A-1", modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)])
         var configuration = KioskConfiguration()
         configuration.appSettings = ["open-form": .boolean(true)]
-        DemoApp(configuration: configuration).applicationDidFinishLaunching(application)
+        let demo = DemoApp(configuration: configuration)
+        defer { withExtendedLifetime(demo) {} }
+        demo.applicationDidFinishLaunching(application)
         #expect(!application.endsEditingOnTouchOutside)
-        let form = try #require(application.windows.first { $0.identifier == "form" })
-        let name = try #require(form.subviews.first { $0.identifier == "form-name" } as? TextField)
-        let pin = try #require(form.subviews.first { $0.identifier == "form-pin" } as? TextField)
+        let main = try #require(application.windows.first { $0.identifier == "main" })
+        let form = try #require(main.rootViewController?.presentedViewController as? DemoFormController)
+        let name = form.name, pin = form.pin
         #expect(name.isFirstResponder && application.keyboard.isVisible)
         func tap(_ point: Point) {
             clock.advance(by: 0.5)

@@ -337,7 +337,7 @@ final class NotifySocket {
     }
 
     /// `[app-settings] launch-animation = false`: the launch alert is on at once, nothing animates, so the
-    /// first frame is the final picture; by default it fades in.
+    /// first frame is the final picture; by default it comes in animated.
     @MainActor @Test func launchAnimationCanBeTurnedOff() throws {
         for (settings, animates) in [([String: ConfigValue](), true), (["launch-animation": .boolean(false)], false)] {
             let application = Application.reset(notificationCenter: NotificationHub())
@@ -345,13 +345,16 @@ final class NotifySocket {
             display.connect("HDMI-A-1", modes: [Screen.Mode(width: 1280, height: 800, refreshRate: 60)])
             var configuration = KioskConfiguration()
             configuration.appSettings = settings
-            DemoApp(configuration: configuration).applicationDidFinishLaunching(application)
+            let demo = DemoApp(configuration: configuration)
+            demo.applicationDidFinishLaunching(application)
             let alert = try #require(application.windows.first { $0.windowLevel == .alert })
-            #expect(!alert.isHidden && alert.isKeyWindow)
+            #expect(!alert.isHidden && alert.isKeyWindow && alert.rootViewController is AlertController)
             #expect(application.isAnimating == animates)
             // As UIKit's: the model values are the final ones at once; the animation is in what is shown.
-            #expect(alert.alpha == 1 && alert.transform == .identity)
-            #expect((alert.presentationAlpha == 1) == !animates)
+            let card = try #require(alert.rootViewController?.view.subviews.first { $0.identifier == "alert.card" })
+            #expect(card.alpha == 1 && card.transform == .identity)
+            #expect((card.presentationAlpha == 1) == !animates)
+            withExtendedLifetime(demo) {}
         }
     }
 

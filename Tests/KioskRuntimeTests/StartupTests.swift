@@ -21,28 +21,28 @@ import Testing
         #expect(times.count == phases.count && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 } && times[0] > 0, "\(times)")
     }
 
-    /// The demo's alert comes in animated: `animation.begin` and `animation.end` lines name it, its
-    /// properties and duration, and frame lines carry when each was shown (headless has no vblank: when
+    /// The demo's alert comes in animated: `animation.begin` and `animation.end` lines name its views (the
+    /// dimmed backdrop and the card), their properties and the presentation's duration, and frame lines carry when each was shown (headless has no vblank: when
     /// the output showed it), a refresh period or more apart while it animates.
     @Test func theTraceHasTheAnimationsAndTheFlipTimes() throws {
         let folder = try CommandLineTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = folder.appendingPathComponent("trace.jsonl")
         let result = try CommandLineTests.kiosk([
-            // Time for the alert's 0.25 s entrance on a loaded machine.
+            // Time for the alert's 0.3 s entrance on a loaded machine.
             "run", "--backend", "headless", "--snapshot-dir", folder.path, "--exit-after", "3", "--trace", trace.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = ConfigurationModelTests.trace(trace)
         let begin = lines.first { $0["event"] as? String == "animation.begin" }
         let end = lines.first { $0["event"] as? String == "animation.end" }
-        #expect(begin?["views"] as? [String] == ["welcome-alert"])
-        #expect(begin?["properties"] as? [String] == ["welcome-alert.alpha", "welcome-alert.transform"])
-        #expect((begin?["duration"] as? NSNumber)?.doubleValue == 0.25)
+        #expect(begin?["views"] as? [String] == ["alert.backdrop", "alert.card"])
+        #expect(begin?["properties"] as? [String] == ["alert.backdrop.alpha", "alert.card.alpha", "alert.card.transform"])
+        #expect((begin?["duration"] as? NSNumber)?.doubleValue == 0.3)  // ViewController.presentationDuration
         #expect(end?["finished"] as? Bool == true)
         let frames = lines.filter { $0["event"] as? String == "frame" }
         let flips = frames.compactMap { ($0["flip"] as? NSNumber)?.doubleValue }
-        // How many frames the 0.25 s fade gets depends on the machine's load (five or more on a quiet one,
+        // How many frames the 0.3 s entrance gets depends on the machine's load (five or more on a quiet one,
         // two under three parallel builds): at least the first and the end state.
         #expect(flips.count == frames.count && frames.count >= 2, "\(frames)")
         #expect(frames.allSatisfy { $0["vblank"] as? Bool == false })
