@@ -104,6 +104,20 @@ struct DemoScreensTests {
         #expect(navigation.presentedViewController == nil && !tester.application.keyboard.isVisible)
     }
 
+    /// `open-product` and `open-reserve` start where the taps lead (what a system test renders headless to
+    /// compare with a display's): the same picture as tapping there. A number that names no product is
+    /// logged and leaves the welcome alert.
+    @Test func theOpenSettingsStartWhereTheTapsLead() throws {
+        let (tester, demo) = launch(.normal, settings: ["open-product": .integer(3), "open-reserve": .boolean(true)])
+        #expect(try navigation(tester).viewControllers.count == 2)
+        try expectGolden(tester.image(), named: "demo-reserve-normal", in: Self.golden)
+        withExtendedLifetime(demo) {}
+        let (nowhere, nowhereDemo) = launch(.normal, settings: ["open-product": .integer(1001)])
+        #expect(try navigation(nowhere).viewControllers.count == 1)
+        #expect(nowhere.application.keyWindow?.rootViewController is AlertController)
+        withExtendedLifetime(nowhereDemo) {}
+    }
+
     /// The mirrored rotations (a panel mounted behind a mirror or glass) turn the same picture: the
     /// welcome alert over the main screen.
     @Test(arguments: [Rotation.flipped, .flipped90, .flipped180, .flipped270])

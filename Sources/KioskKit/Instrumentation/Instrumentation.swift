@@ -40,12 +40,12 @@ public enum InstrumentationEvent {
     /// Auto Layout could not lay out as asked (a constraint broken as unsatisfiable, one refused, a layout
     /// that did not settle): the message its log line has too.
     case layoutProblem(String)
-    /// A view controller's view appeared (`viewDidAppear` was called) or disappeared (`viewDidDisappear`):
-    /// a screen pushed, popped, presented or dismissed, or a window's root shown or hidden.
-    case appearanceChanged(ViewController, appeared: Bool, animated: Bool)
     /// `timeout` seconds passed without input: the session is idle (`Application.sessionIdleTimeout`), once
     /// per idle period.
     case sessionDidBecomeIdle(timeout: TimeInterval)
+    /// A view controller's view appeared (`viewDidAppear` was called) or disappeared (`viewDidDisappear`):
+    /// a screen pushed, popped, presented or dismissed, or a window's root shown or hidden.
+    case appearanceChanged(ViewController, appeared: Bool, animated: Bool)
     /// An event of a module above the toolkit, which KioskKit cannot name (the runtime's
     /// `KioskRuntime.InputOutcome`): listeners match its type (`case .runtime(let outcome as InputOutcome)`).
     case runtime(any Sendable)

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import KioskConfig
 import KioskKit
+import Logging
 
 /// The built-in demo, built as a UIKit app builds its screens (constraints and stack views, no frame
 /// arithmetic): on the main screen a navigation controller whose first screen has a title in several
@@ -21,7 +22,9 @@ import KioskKit
 /// which lets a test render a scrolled list headless and compare it with a display's; `open-form = true`
 /// starts with the form open and its name field being edited, instead of the welcome alert (the same, for
 /// the keyboard);
-/// `launch-animation = false` shows the launch alert at once instead of bringing it in, so that the first
+/// `open-product = N` starts with product N's detail pushed, and `open-reserve = true` with its Reserve alert
+/// up too, instead of the welcome alert; `welcome = false` starts without the welcome alert (the main screen in reach at once, as a test of its
+/// controls wants it); `launch-animation = false` shows the launch alert at once instead of bringing it in, so that the first
 /// frame is the final picture (what `Tests/System/peers` times). Another key, or a value of another type,
 /// is a problem of the configuration at its line (`settings`): the kiosk does not start, and `kiosk
 /// check-config` names it.
@@ -49,6 +52,12 @@ public final class DemoApp: ApplicationDelegate {
     let listOffset: Double
     /// `[app-settings] open-form`.
     let opensForm: Bool
+    /// `[app-settings] open-product`: the product whose detail is pushed at launch (1 to `DemoProducts.count`).
+    let openProduct: Double?
+    /// `[app-settings] open-reserve`: with `open-product`, its Reserve alert up at launch.
+    let opensReserve: Bool
+    /// `[app-settings] welcome` (default true): whether the welcome alert is presented at launch.
+    let welcomes: Bool
     /// `[app-settings] launch-animation` (default true): whether the launch alert comes in animated.
     let animatesLaunch: Bool
     /// `logo-on-plane`: the logo asks for an overlay plane (what a video or a static layer would do).
@@ -60,6 +69,9 @@ public final class DemoApp: ApplicationDelegate {
         AppSetting("title", .string, help: "The title over the main window."),
         AppSetting("list-offset", .number, help: "How far (points) the list starts scrolled."),
         AppSetting("open-form", .boolean, help: "Start with the form open."),
+        AppSetting("open-product", .number, help: "Start with this product's detail pushed (1 to 1000)."),
+        AppSetting("open-reserve", .boolean, help: "With open-product, start with its Reserve alert up; default: false."),
+        AppSetting("welcome", .boolean, help: "Present the welcome alert at launch; default: true."),
         AppSetting("launch-animation", .boolean, help: "Bring the welcome alert in animated (false: shown at once); default: true."),
         AppSetting(
             "logo-on-plane", .boolean,
@@ -72,6 +84,9 @@ public final class DemoApp: ApplicationDelegate {
         title = configuration.appSettings["title"]?.string ?? Self.defaultTitle
         listOffset = configuration.appSettings["list-offset"]?.number ?? 0
         opensForm = configuration.appSettings["open-form"]?.boolean ?? false
+        openProduct = configuration.appSettings["open-product"]?.number
+        opensReserve = configuration.appSettings["open-reserve"]?.boolean ?? false
+        welcomes = configuration.appSettings["welcome"]?.boolean ?? true
         animatesLaunch = configuration.appSettings["launch-animation"]?.boolean ?? true
         logoOnPlane = configuration.appSettings["logo-on-plane"]?.boolean ?? false
     }
@@ -104,10 +119,20 @@ public final class DemoApp: ApplicationDelegate {
 
         showStatusBar(on: screen)
         startClock()
+        // A screen asked for by name replaces the welcome (what a test renders headless to compare with a
+        // display's).
+        let product = openProduct.flatMap(Self.product(from:))
+        if let product {
+            let detail = DemoDetailController(product: product)
+            navigation.pushViewController(detail, animated: false)
+            if opensReserve { detail.askForName(animated: false) }
+        } else if opensReserve {
+            Self.log.error("app-settings: open-reserve needs open-product; ignored")
+        }
         if opensForm {
             showForm(animated: false)
             (navigation.presentedViewController as? DemoFormController)?.name.becomeFirstResponder()
-        } else {
+        } else if welcomes && product == nil {
             presentWelcome(animated: animatesLaunch)
         }
         // A mode change or rotation of the main screen takes the status bar with it.
@@ -118,6 +143,16 @@ public final class DemoApp: ApplicationDelegate {
     }
 
     static let statusBarHeight = 40.0
+    static let log = Logger(label: "kiosk.app")
+
+    /// The product `open-product` names, or nil with an error logged for a number that names none.
+    static func product(from setting: Double) -> Int? {
+        guard setting.rounded() == setting, setting >= 1, setting <= Double(DemoProducts.count) else {
+            log.error("app-settings: open-product = \(setting) names no product (1 to \(DemoProducts.count)); ignored")
+            return nil
+        }
+        return Int(setting)
+    }
 
     /// The status bar: a window across the top at `.statusBar`, its label placed by constraints. The main
     /// window's safe area leaves it out, so the content below starts under it.

@@ -32,7 +32,7 @@ final class DemoDetailController: ViewController {
         reserve.backgroundColor = Color(rgb: 0x3366CC)
         reserve.titleColor = .white
         reserve.cornerRadius = 12
-        reserve.addAction(for: .touchUpInside) { [weak self] _ in self?.askForName() }
+        reserve.addAction(for: .touchUpInside) { [weak self] _ in self?.askForName(animated: true) }
         status.identifier = "detail-status"
         status.textColor = Color(rgb: 0x2E7D32)
 
@@ -62,7 +62,7 @@ final class DemoDetailController: ViewController {
 
     /// The alert with a text field: Reserve (the preferred action, what Return does) is enabled only
     /// once a name is typed; Cancel leaves everything as it was.
-    private func askForName() {
+    func askForName(animated: Bool) {
         let alert = AlertController(
             title: "Reserve \(DemoProducts.name(product))", message: "Whose name should it be kept under?", preferredStyle: .alert)
         let confirm = AlertAction(title: "Reserve", style: .default) { [weak self, weak alert] _ in
@@ -81,6 +81,6 @@ final class DemoDetailController: ViewController {
         alert.addAction(AlertAction(title: "Cancel", style: .cancel))
         alert.addAction(confirm)
         alert.preferredAction = confirm
-        present(alert, animated: true)
+        present(alert, animated: animated)
     }
 }

@@ -19,6 +19,16 @@ KIOSK = REPO / ".build" / "debug" / "kiosk"
 SEAT = {"LIBSEAT_BACKEND": "builtin"}
 # The status bar's clock (HH:MM at its left) is the one part that may differ between two renderings.
 CLOCK = (0, 0, 80, 40)
+# The demo without its welcome alert: the main screen's controls in reach at once, for the scenarios about
+# them rather than about the alert (which is modal: it takes every touch while it is up).
+NO_WELCOME = "[app-settings]\nwelcome = false\n"
+
+
+def config_arg(guest, text=NO_WELCOME):
+    """`--config PATH` for a config file of `text` in the job folder (the guest sees it at the same path)."""
+    path = Path(guest.job_dir) / f"kiosk-{time.monotonic_ns()}.toml"
+    path.write_text(text)
+    return f"--config {guest.guest_path(path)}"
 
 
 def screens_json(guest):

@@ -106,7 +106,7 @@ def check_a_tap_restores_the_level_and_is_delivered(guest):
         # Dimmed again by now (the device was added more than 3 s after the first dim, or it dims meanwhile).
         wait_until(lambda: sysfs(guest) == str(DIMMED), "the panel dimmed", 30)
         seen = len(events("screen.brightness"))
-        # On "Tap me" (640, 362): a dimmed screen is on, so the tap presses it.
+        # On the welcome alert's card (640, 362): a dimmed screen is on, so the tap reaches it.
         screen.play(f"tap 0.5 {362 / 800:.5f}")
         restored = wait_until(lambda: [e for e in events("screen.brightness")[seen:] if e["brightness"] > 0.2],
                               "the level restored", 30, lambda: f"{events()[-5:]}")
@@ -114,7 +114,7 @@ def check_a_tap_restores_the_level_and_is_delivered(guest):
         expect(level == str(START), f"brightness {level} after the tap, expected {START}")
         expect(abs(restored[0]["brightness"] - (START - 12) / 243) < 1e-9, restored[0])
         delivered = wait_until(lambda: events("touch")[touches:], "the tap delivered", 30)
-        expect(delivered[0]["view"] == "tap-button", delivered[0])
+        expect(delivered[0]["view"] == "alert.header", delivered[0])
         note(f"a tap: {SYSFS}/brightness {level} again, the tap reached {delivered[0]['view']}")
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kioskvm import image
 from kioskvm.scenario import expect
-from scenarios_support import KIOSK, move_tablet, plane_positions, run_kiosk, stop, trace_events, wait_for_frames, wait_until
+from scenarios_support import KIOSK, config_arg, move_tablet, plane_positions, run_kiosk, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=2, devices=["virtio-tablet-pci"])
 TIMEOUT = 540
@@ -28,9 +28,12 @@ def wait_for(predicate, what, timeout=30):
     return wait_until(predicate, what, timeout, lambda: f"touches: {events('touch')[-6:]}")
 
 
-def start(guest, args=""):
+def start(guest, args="", welcome=True):
+    """The demo with its welcome alert up (modal: it takes every touch), or without it (`welcome=False`)."""
     if kiosk.get("process") and kiosk["process"].running:
         stop(kiosk["process"])
+    if not welcome:
+        args += " " + config_arg(guest)
     process, trace = run_kiosk(guest, f"--backend drm --cursor auto {args}")
     kiosk.update(process=process, trace=trace)
     wait_for_frames(trace, ["Virtual-1"])
@@ -56,14 +59,25 @@ def check_taps_reach_the_window_and_view_under_the_finger(guest):
         kiosk["process"].wait_for_output('"Kiosk Test Touch"', timeout=30, stderr=True)
         log = kiosk["process"].stderr_so_far()
         expect("-> Virtual-1 (the only screen)" in log, log[-1500:])
-        # The welcome alert (.alert level, 420x200 at (430, 460)) is in front of the main window.
-        inside = tap(screen, 0.5, 0.7)          # (640, 560): the alert's message label lets touches through to it
+        # The welcome alert: a window of its own at the .alert level over the whole screen, its card (270x144 at
+        # (505, 328)) in the middle over a dimmed backdrop. Its message lets touches through to the header.
+        inside = tap(screen, 0.5, 390 / 800)    # (640, 390): the message
         began = inside[0]
-        expect(began["phase"] == "began" and began["window"] == "welcome-alert" and began["view"] == "welcome-alert", began)
-        expect(abs(began["x"] - 640) <= 1 and abs(began["y"] - 560) <= 1, began)
-        outside = tap(screen, 0.5, 362 / 800)   # (640, 362): the main window's "Tap me" button, outside the alert
-        expect(outside[0]["window"] == "main" and outside[0]["view"] == "tap-button", outside[0])
-        expect(outside[-1]["phase"] == "ended" and outside[-1]["view"] == "tap-button", outside[-1])
+        expect(began["phase"] == "began" and began["window"] == "AlertController.window" and began["view"] == "alert.header", began)
+        expect(abs(began["x"] - 640) <= 1 and abs(began["y"] - 390) <= 1, began)
+        # Outside the card the backdrop takes the touch (an alert is modal): not the "Tap me" below it.
+        outside = tap(screen, 0.5, 250 / 800)   # (640, 250): above the card, over the logo
+        expect(outside[0]["window"] == "AlertController.window" and outside[0]["view"] == "alert.backdrop", outside[0])
+        # Its OK dismisses it; then the same place is the main window's button, and the status bar's window
+        # (.statusBar level) takes the touches over the main window's top.
+        ok = tap(screen, 0.5, 450 / 800)
+        expect(ok[0]["view"] == "alert.action.OK", ok[0])
+        wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "AlertController.window"], "the alert gone")
+        below = tap(screen, 0.5, 362 / 800)
+        expect(below[0]["window"] == "main" and below[0]["view"] == "tap-button", below[0])
+        expect(below[-1]["phase"] == "ended" and below[-1]["view"] == "tap-button", below[-1])
+        bar = tap(screen, 0.5, 20 / 800)
+        expect(bar[0]["window"] == "status-bar" and bar[0]["view"] == "status-bar", bar[0])
 
 
 def check_two_fingers_at_once(guest):
@@ -90,16 +104,17 @@ def check_a_removed_device_cancels_its_touch(guest):
 
 
 def check_a_rotated_screen_keeps_the_tap_under_the_finger(guest):
-    start(guest, "--rotate Virtual-1=90")
+    start(guest, "--rotate Virtual-1=90", welcome=False)
     shown = image.load(guest.screendump(0))
-    # Logical 800x1280; the "Tap me" button's centre (400, 362) is drawn on the panel at (1280 - 362, 400).
-    physical = (PANEL[0] - 362, 400)
+    # Logical 800x1280; "Tap me" (220x64 at (230, 330), left of "Form") has a point (300, 362) drawn on the
+    # panel at (1280 - 362, 300).
+    physical = (PANEL[0] - 362, 300)
     expect(shown.color_at(*physical) == (51, 102, 204), f"the button is not drawn at {physical}: {shown.color_at(*physical)}")
     with guest.touchscreen(name="Kiosk Rotated", size_mm=(256, 160)) as screen:
         kiosk["process"].wait_for_output('"Kiosk Rotated"', timeout=30, stderr=True)
         lines = tap(screen, physical[0] / PANEL[0], physical[1] / PANEL[1])
         expect(lines[0]["view"] == "tap-button", lines[0])
-        expect(abs(lines[0]["x"] - 400) <= 1 and abs(lines[0]["y"] - 362) <= 1, lines[0])
+        expect(abs(lines[0]["x"] - 300) <= 1 and abs(lines[0]["y"] - 362) <= 1, lines[0])
 
 
 def check_kiosk_output_sends_a_device_to_the_second_screen(guest):
@@ -197,7 +212,7 @@ def check_a_mouse_crosses_to_the_screen_placed_beside(guest):
 
 
 def check_the_tablet_is_a_mouse(guest):
-    start(guest)
+    start(guest, welcome=False)
     before = len(events("touch"))
     expect(not [e for e in events("window.visible") if e["window"] == "cursor"], "a cursor showed without a mouse moving")
     # QEMU's virtio tablet: absolute axes 0..32767; the button is the primary one.

@@ -60,17 +60,19 @@ def check_status_bar_over_the_main_window_and_the_alert_back_on_a_long_press(gue
     expect(first.color_at(500, 20) == expected.color_at(500, 20) != expected.color_at(500, 300), "no status bar over the main window")
     with guest.touchscreen(name="Kiosk App Touch", size_mm=(256, 160)) as screen:
         kiosk["process"].wait_for_output('"Kiosk App Touch"', timeout=30, stderr=True)
-        # The alert's OK button, at (512, 610) on the 1024x768 screen, dismisses it.
-        screen.play(f"tap {512 / 1024:.5f} {610 / 768:.5f}")
-        wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "welcome-alert"], "the alert hidden")
+        # The alert's OK button, at (512, 434) on the 1024x768 screen (the card centred), dismisses it.
+        screen.play(f"tap {512 / 1024:.5f} {434 / 768:.5f}")
+        wait_for(lambda: [e for e in events("window.hidden") if e["window"] == "AlertController.window"], "the alert hidden")
         time.sleep(1)
         dismissed = image.load(guest.screendump(0))
-        # Where the alert's OK button was (0xE5E5EA) the product list shows again.
-        expect(dismissed.color_at(512, 610) != (229, 229, 234), f"the alert still shows: {dismissed.color_at(512, 610)}")
-        # A long press (1.5 s) on the main window's background (left of the logo: the list below keeps its
+        # Where the alert's card was (white; between the logo and the buttons) the main screen's light grey
+        # shows again, undimmed.
+        expect(dismissed.color_at(512, 320) == (242, 242, 247), f"the alert still shows: {dismissed.color_at(512, 320)}")
+        # A long press (1.5 s) on the main screen's background (left of the logo: the list below keeps its
         # touches from the long press) brings it back, in front of everything.
         screen.play(f"tap {20 / 1024:.5f} {260 / 768:.5f} 1500")
-        visible = wait_for(lambda: [e for e in events("window.visible") if e["window"] == "welcome-alert"], "the alert shown again")
+        visible = wait_for(lambda: [e for e in events("window.visible") if e["window"] == "AlertController.window"],
+                           "the alert shown again")
         expect(visible[-1]["level"] == 2000, visible[-1])
         wait_for(lambda: animations_in_flight(events()) == 0, "the alert's entrance shown")
         time.sleep(1)

@@ -1,14 +1,15 @@
 """Scrolling on a DRM head with a uinput touchscreen: a drag of 600 px in 120 ms on the demo's product list
 flings it, the trace's offsets (one `scroll` line per frame at most) decelerate to rest, the screen at rest
 is the headless rendering of the same offset pixel for pixel, nothing moves or draws after it, and a tap on a
-row selects it (its detail window opens; Back closes it)."""
+row selects it (its detail is pushed; the navigation bar's back button pops it). The demo runs without its
+welcome alert (`welcome = false`), which would take the touches."""
 
 import statistics
 import time
 
 from kioskvm import measure
 from kioskvm.scenario import expect, note
-from scenarios_support import avoid_the_minute, reference, run_kiosk, screen_matches, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
+from scenarios_support import NO_WELCOME, avoid_the_minute, config_arg, reference, run_kiosk, screen_matches, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=1)
 TIMEOUT = 420
@@ -31,13 +32,13 @@ def check_a_fling_decelerates_to_rest(guest):
     v1 = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
     state["mode"] = mode_spelling(v1, *PANEL)
     state["sampler"] = measure.Sampler(guest)
-    process, trace = run_kiosk(guest, "--backend drm")
+    process, trace = run_kiosk(guest, f"--backend drm {config_arg(guest)}")
     state.update(process=process, trace=trace)
     wait_for_frames(trace, ["Virtual-1"])
     wait_until(lambda: [e for e in events("startup") if e["phase"] == "input"], "input set up", 60)
     with guest.touchscreen(name="Kiosk Scroll Touch", size_mm=(256, 160)) as screen:
         process.wait_for_output('"Kiosk Scroll Touch"', timeout=30, stderr=True)
-        # The list spans (20, 450) to (1260, 790); left of the alert, from near its bottom up by 600 px.
+        # The list spans (20, 450) to (1260, 790); from near its bottom up by 600 px.
         screen.play(f"drag {at(150, 780)} {at(150, 180)} 12 120")
         wait_until(lambda: [e for e in events("gesture") if e["kind"] == "pan" and e["state"] == "ended"],
                    "the pan's end", 30, lambda: f"{events()[-6:]}")
@@ -95,7 +96,7 @@ def check_a_fling_decelerates_to_rest(guest):
 def check_the_screen_at_rest_is_the_headless_rendering_of_that_offset(guest):
     # The scroll indicator fades out 0.3 s after rest, over 0.25 s.
     time.sleep(1)
-    expected = reference([("Virtual-1", state["mode"])], config=f"[app-settings]\nlist-offset = {state['rest']}\n")["Virtual-1"]
+    expected = reference([("Virtual-1", state["mode"])], config=f"{NO_WELCOME}list-offset = {state['rest']}\n")["Virtual-1"]
     screen_matches(guest, 0, expected)
     # At rest: no CPU and no frame (the status bar's clock wakes it on the minute only: counted from after
     # the turn of the minute is out of the way, since the reference rendering above may take seconds).
@@ -110,15 +111,17 @@ def check_a_tap_on_a_row_selects_it(guest):
     with guest.touchscreen(name="Kiosk Row Touch", size_mm=(256, 160)) as screen:
         state["process"].wait_for_output('"Kiosk Row Touch"', timeout=30, stderr=True)
         screen.play(f"tap {at(150, 700)} 60")
-        shown = wait_until(lambda: [e for e in events("window.visible") if e["window"] == "product-detail"],
-                           "the product's detail window", 30, lambda: f"{events()[-6:]}")
-        expect(shown[-1]["level"] == 0, shown[-1])
+        shown = wait_until(lambda: [e for e in events("controller.appear") if e["controller"] == "DemoDetailController"],
+                           "the product's detail pushed", 30, lambda: f"{events()[-6:]}")
+        expect(shown[-1]["view"] == "product-detail" and shown[-1]["window"] == "main" and shown[-1]["animated"], shown[-1])
         touches = [e for e in events("touch") if e["phase"] == "began"]
-        expect(touches[-1]["window"] == "main", touches[-1])
-        # Back, at (120, 228), closes it.
-        screen.play(f"tap {at(120, 228)} 60")
-        wait_until(lambda: [e for e in events("window.hidden") if e["window"] == "product-detail"],
-                   "the detail window closed", 30, lambda: f"{events()[-6:]}")
+        expect(touches[-1]["window"] == "main" and touches[-1]["view"] != "product-detail", touches[-1])
+        # The bar's back button ("Products", at (0, 40, 109, 44)) pops it.
+        screen.play(f"tap {at(54, 62)} 60")
+        wait_until(lambda: [e for e in events("controller.disappear") if e["controller"] == "DemoDetailController"],
+                   "the detail popped", 30, lambda: f"{events()[-6:]}")
+        back = [e for e in events("touch") if e["phase"] == "began"][-1]
+        expect(back["view"] == "navigation-back", back)
 
 
 def check_sigterm_stops_it(guest):

@@ -42,11 +42,11 @@ IDLE_SECONDS = 5
 
 # Places on the 1280x800 head (DemoApp's layout).
 TAP_ME = (640, 362)
-FORM_BUTTON = (830, 362)
+FORM_BUTTON = (760, 362)
 LONG_PRESS = (200, 250)         # the main window's background: not the list, no control
-ALERT_OK = (640, 610)           # the alert at (430, 460, 420, 200), its OK 125 below its top
+ALERT_OK = (640, 450)           # the alert's card at (505, 328, 270, 144), its OK the bottom 44
 ROW = (150, 700)                # a row of the list (at the top of the list: the same product every time)
-DETAIL_BACK = (120, 228)
+DETAIL_BACK = (54, 62)          # the navigation bar's back button, (0, 40, 109, 44)
 NAME_FIELD = (340, 132)
 FORM_DONE = (570, 78)
 KEYS = {"H": (757.5, 606), "i": (932.5, 530)}    # on the on-screen keyboard (test_text_input)
@@ -168,20 +168,20 @@ def tap_the_button():
 
 
 def show_and_dismiss_the_alert():
-    """A long press on the background brings the alert in (0.25 s); its OK sends it out (0.2 s). The finger
+    """A long press on the background brings the alert in (0.3 s); its OK sends it out (0.3 s). The finger
     stays down until the trace says the press was recognised (no hold time for the host to stretch)."""
     mark = trace().mark()
     state["touch"].play(f"down 0 {at(*LONG_PRESS)}\nframe")
     wait_for(lambda: trace().since(mark, "gesture", kind="long-press", state="began"), "the long press recognised")
     state["touch"].play("up 0\nframe")
-    wait_for(lambda: trace().since(mark, "window.visible", window="welcome-alert"), "the alert shown")
+    wait_for(lambda: trace().since(mark, "window.visible", window="AlertController.window"), "the alert shown")
     wait_for(lambda: trace().in_flight() == 0, "the alert's entrance")
     dismissed()
 
 
 def dismissed():
     mark = tap(*ALERT_OK)
-    wait_for(lambda: trace().since(mark, "window.hidden", window="welcome-alert"), "the alert dismissed")
+    wait_for(lambda: trace().since(mark, "window.hidden", window="AlertController.window"), "the alert dismissed")
     wait_for(lambda: trace().in_flight() == 0, "the alert's exit")
 
 
@@ -208,16 +208,18 @@ def fling_the_list(guest):
 
 def open_and_close_a_product():
     mark = tap(*ROW)
-    wait_for(lambda: trace().since(mark, "window.visible", window="product-detail"), "the product's detail shown")
+    wait_for(lambda: trace().since(mark, "controller.appear", controller="DemoDetailController"), "the product's detail pushed")
+    wait_for(lambda: trace().in_flight() == 0, "the push's slide")
     mark = tap(*DETAIL_BACK)
-    wait_for(lambda: trace().since(mark, "window.hidden", window="product-detail"), "the detail closed")
+    wait_for(lambda: trace().since(mark, "controller.disappear", controller="DemoDetailController"), "the detail popped")
+    wait_for(lambda: trace().in_flight() == 0, "the pop's slide")
 
 
 def type_into_the_form():
     """The form, its name field, the on-screen keyboard sliding in; two letters tapped on it, four typed on the
-    uinput keyboard, six backspaces (the field empty again), Done: the keyboard slides out, the form hides."""
+    uinput keyboard, six backspaces (the field empty again), Done: the keyboard slides out, the form is dismissed."""
     mark = tap(*FORM_BUTTON)
-    wait_for(lambda: trace().since(mark, "window.visible", window="form"), "the form shown")
+    wait_for(lambda: trace().since(mark, "controller.appear", controller="DemoFormController"), "the form presented")
     mark = tap(*NAME_FIELD)
     wait_for(lambda: trace().since(mark, "keyboard.show"), "keyboard.show")
     wait_for(lambda: trace().in_flight() == 0, "the keyboard's slide in")
@@ -232,7 +234,7 @@ def type_into_the_form():
     expect(lengths == [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1, 0] and all(e["view"] == "form-name" for e in edits), edits)
     mark = tap(*FORM_DONE)
     wait_for(lambda: trace().since(mark, "keyboard.hide"), "keyboard.hide")
-    wait_for(lambda: trace().since(mark, "window.hidden", window="form"), "the form hidden")
+    wait_for(lambda: trace().since(mark, "controller.disappear", controller="DemoFormController"), "the form dismissed")
     wait_for(lambda: trace().in_flight() == 0, "the keyboard's slide out")
 
 
@@ -405,7 +407,7 @@ def run_the_minutes(guest):
     started(guest)
     t = time.monotonic()
     # No warm-up: minute 1 does every action of the mix before its sample, so its sample is taken after
-    # the first uses (the detail and form windows, the keyboard's window and glyphs, the PNG encoder's
+    # the first uses (the detail and form controllers, the keyboard's window and glyphs, the PNG encoder's
     # thread and its stack, which glibc keeps for the next thread, the second head's buffers made again).
     # The sample before any input, the launch alert still up, is reported, not judged.
     state["at_start"] = sample(guest, "at start")

@@ -221,7 +221,8 @@ def check_the_kiosk_shows_its_logo_and_cursor_on_vkms_planes(guest):
     load_vkms(guest)
     card = re.search(r"card(\d+)", guest.run(f"readlink -f {VKMS}", timeout=20).check().stdout).group(1)
     config = Path(guest.job_dir) / "vkms-kiosk.toml"
-    settings = "[app-settings]\nlogo-on-plane = true\nlaunch-animation = false\n"
+    # Without the welcome alert, whose dimmed backdrop over the whole screen would cover the logo.
+    settings = "[app-settings]\nlogo-on-plane = true\nwelcome = false\n"
     config.write_text(settings)
     process, trace = run_kiosk(guest, f"--backend drm --drm-device {VKMS} --cursor auto --config {guest.guest_path(config)}")
     try:
