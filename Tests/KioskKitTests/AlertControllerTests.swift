@@ -202,4 +202,35 @@ struct AlertControllerTests {
         bed.animation.advance(by: 1)
         #expect(sheet.alertView.card.presentationFrame == resting)
     }
+
+    /// The alert's appearance calls are its presentation's, as UIKit's: `viewDidAppear(true)` once it is in
+    /// (not as its window shows), `viewDidDisappear(true)` once it is gone; `false` without animation. Its
+    /// text field takes the keyboard as it comes in, not after.
+    @Test func theAppearanceCallsFollowThePresentation() {
+        let bed = AlertBed()
+        var calls: [String] = []
+        let token = bed.test.app.instrumentation.observe { event in
+            if case .appearanceChanged(let controller, let appeared, let animated) = event, controller is AlertController {
+                calls.append("\(appeared ? "appeared" : "disappeared") \(animated)")
+            }
+        }
+        defer { token.cancel() }
+        let alert = AlertController(title: "Name", message: nil, preferredStyle: .alert)
+        alert.addTextField()
+        alert.addAction(AlertAction(title: "OK", style: .default))
+        bed.root.present(alert, animated: true)
+        #expect(calls.isEmpty && alert.textFields?.first?.isFirstResponder == true)
+        bed.animation.advance(by: ViewController.presentationDuration / 2)
+        #expect(calls.isEmpty)
+        bed.animation.advance(by: 1)
+        #expect(calls == ["appeared true"])
+        alert.dismiss(animated: true)
+        bed.animation.advance(by: ViewController.presentationDuration / 2)
+        #expect(calls == ["appeared true"])
+        bed.animation.advance(by: 1)
+        #expect(calls == ["appeared true", "disappeared true"] && alert.view.window == nil)
+        bed.root.present(alert, animated: false)
+        alert.dismiss(animated: false)
+        #expect(calls.suffix(2) == ["appeared false", "disappeared false"])
+    }
 }

@@ -114,10 +114,10 @@ public final class AlertController: ViewController {
         view = AlertView(controller: self)
     }
 
-    /// The first text field takes the keyboard once the alert has appeared (UIKit's keyboard comes up
-    /// with the alert); the alert's card moves above it.
-    override public func viewDidAppear(_ animated: Bool) {
-        super.viewDidAppear(animated)
+    /// The first text field takes the keyboard as the alert comes in (UIKit's keyboard comes up with the
+    /// alert); the alert's card moves above it.
+    override public func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
         fields.first?.becomeFirstResponder()
     }
 

@@ -1,7 +1,8 @@
 /// A controller presented in a window of its own (an alert, an action sheet): the window at its level on
 /// the presenter's screen, the controller its root. As in reference 002's experiment, the window is shown,
 /// then becomes key (the one key before resigning); dismissed, it resigns the key status to the window that
-/// had it before, which becomes key, and only then is hidden.
+/// had it before, which becomes key, and only then is hidden. Its appearance calls are the presentation's
+/// (animated when it is), the "did" ones once the animation is over, as UIKit's.
 extension ViewController {
     func presentInOwnWindow(
         _ controller: ViewController, level: Window.Level, over presenterWindow: Window, animated: Bool,
@@ -14,9 +15,13 @@ extension ViewController {
         controller.presentationLinks.ownWindow = window
         controller.view.isUserInteractionEnabled = false
         View.performWithoutAnimation { controller.setPresentationAppearance(shown: !animated) }
+        // viewWillAppear(animated) as the window shows, viewDidAppear(animated) once the controller is in.
+        window.presentationAnimates = animated
         window.makeKeyAndVisible()
         let finish: @MainActor (Bool) -> Void = { _ in
             controller.view.isUserInteractionEnabled = true
+            window.presentationAnimates = nil
+            controller.endAppearanceTransition()
             done()
         }
         guard animated else { return finish(true) }
@@ -32,8 +37,13 @@ extension ViewController {
             (previous ?? presentationLinks.presenting?.view.window)?.makeKey()
         }
         view.isUserInteractionEnabled = false
+        // viewWillDisappear(animated) now, viewDidDisappear(animated) once it is gone and its window hidden.
+        window.presentationAnimates = animated
+        beginAppearanceTransition(false, animated: animated)
         let finish: @MainActor (Bool) -> Void = { [weak self] _ in
             window.isHidden = true
+            window.presentationAnimates = nil
+            self?.endAppearanceTransition()
             window.rootViewController = nil
             self?.presentationLinks.ownWindow = nil
             self?.view.isUserInteractionEnabled = true

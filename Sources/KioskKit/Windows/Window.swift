@@ -155,17 +155,23 @@ open class Window: View {
     /// then): a text field may become first responder there.
     private(set) var isAppearing = false
 
+    /// Set while a presentation shows or hides this window (an alert's own window): whether that is
+    /// animated, which its root's appearance calls say; the presentation ends them once its animation is
+    /// over (UIKit's `viewDidAppear(true)` comes once the alert is in). Nil: the window is shown or hidden
+    /// at once, and its root's calls end with it.
+    var presentationAnimates: Bool?
+
     override open var isHidden: Bool {
         willSet {
             guard newValue != isHidden else { return }
             isAppearing = !newValue
-            rootViewController?.beginAppearanceTransition(!newValue, animated: false)
+            rootViewController?.beginAppearanceTransition(!newValue, animated: presentationAnimates ?? false)
         }
         didSet {
             isAppearing = false
             guard isHidden != oldValue else { return }
             if isHidden { Application.shared.windowDidHide(self) } else { Application.shared.windowDidShow(self) }
-            guard let root = rootViewController else { return }
+            guard let root = rootViewController, presentationAnimates == nil else { return }
             root.endAppearanceTransition()
         }
     }
