@@ -28,6 +28,16 @@ let epsilon = 1.0e-8
 
 @inline(__always) func isNearZero(_ value: Double) -> Bool { abs(value) < epsilon }
 
+/// Whether `sum`, of two terms `a` and `b`, is what is left of their cancelling: near zero, or so small
+/// beside them that it is their rounding (a few units in the last place of theirs). The objective's
+/// coefficients are weights up to 10^9, whose cancellation leaves residues above `epsilon` (3e-8 was seen
+/// from two of 5.7e6), which kiwi's absolute tolerance alone kept: such a residue on a free variable made
+/// the objective "unbounded" in it, and a removal failed.
+@inline(__always) func cancels(_ sum: Double, _ a: Double, _ b: Double) -> Bool {
+    let size = abs(sum)
+    return size < epsilon || size <= 1.0e-12 * max(abs(a), abs(b))
+}
+
 /// One term of a row.
 struct Cell {
     var symbol: Symbol
@@ -70,7 +80,7 @@ struct Row {
         let (found, index) = index(of: symbol)
         if found {
             let sum = cells[index].coefficient + coefficient
-            if isNearZero(sum) {
+            if cancels(sum, cells[index].coefficient, coefficient) {
                 cells.remove(at: index)
             } else {
                 cells[index].coefficient = sum
@@ -102,8 +112,9 @@ struct Row {
                         if !isNearZero(value) { merged.append(Cell(symbol: theirs[j].symbol, coefficient: value)) }
                         j += 1
                     } else {
-                        let value = mine[i].coefficient + theirs[j].coefficient * coefficient
-                        if !isNearZero(value) { merged.append(Cell(symbol: mine[i].symbol, coefficient: value)) }
+                        let added = theirs[j].coefficient * coefficient
+                        let value = mine[i].coefficient + added
+                        if !cancels(value, mine[i].coefficient, added) { merged.append(Cell(symbol: mine[i].symbol, coefficient: value)) }
                         i += 1
                         j += 1
                     }

@@ -38,7 +38,13 @@ extension Solver {
         while true {
             guard let entering = phaseOne ? enteringSymbol(artificial!) : enteringSymbol(objective) else { return }
             guard let leaving = leavingRow(entering), var row = tableau[leaving.id] else {
-                throw .internalError("the objective is unbounded")
+                // Nothing bounds it. The objective, a sum of weighted errors that are never negative, is
+                // bounded in exact arithmetic: a coefficient this small is what rounding left of a cancelled
+                // term (weights reach 10^9, so a residue of 10^-8 and more is rounding), and it goes.
+                let coefficient = phaseOne ? artificial!.coefficient(for: entering) : objective.coefficient(for: entering)
+                guard abs(coefficient) <= Self.roundingResidue else { throw .internalError("the objective is unbounded") }
+                if phaseOne { artificial!.remove(entering) } else { objective.remove(entering) }
+                continue
             }
             setRow(nil, of: leaving)
             row.solve(for: leaving, entering)
@@ -46,6 +52,10 @@ extension Solver {
             setRow(row, of: entering)
         }
     }
+
+    /// The largest objective coefficient that may be rounding's: 10^9 (the heaviest weight) times a few
+    /// units in the last place of a double, with room.
+    static let roundingResidue = 1.0e-5
 
     /// The first parametric symbol (not a dummy) whose coefficient in the objective is negative.
     private func enteringSymbol(_ goal: Row) -> Symbol? {

@@ -118,6 +118,39 @@ struct DemoScreensTests {
         withExtendedLifetime(nowhereDemo) {}
     }
 
+    /// Round after round of what a kiosk's users do (a product's detail pushed and popped, the form
+    /// presented, edited with the keyboard and dismissed, all animated) lays out without a problem every
+    /// time: a pop once broke its detail's autoresizing, and a dismissal left the solver unable to remove
+    /// the form's constraints, after which the next form had no layout and took no taps.
+    @Test func roundsOfPushesAndFormsLayOutEveryTime() throws {
+        let (tester, demo) = launch(.normal, settings: ["welcome": .boolean(false)])
+        defer { withExtendedLifetime(demo) {} }
+        var problems: [String] = []
+        let token = tester.application.instrumentation.observe { event in
+            if case .layoutProblem(let message) = event { problems.append(message) }
+        }
+        defer { token.cancel() }
+        let navigation = try navigation(tester)
+        for round in 1...3 {
+            let list = try tester.view(withIdentifier: "product-list") as! TableView
+            tester.tap(at: list.convert(Point(x: 100, y: 0.5 * list.rowHeight), to: nil))
+            tester.advance(by: 1)
+            tester.tap(try tester.view(withIdentifier: "navigation-back"))
+            tester.advance(by: 1)
+            tester.tap(try tester.view(withIdentifier: "form-button"))
+            tester.advance(by: 1)
+            let form = try #require(navigation.presentedViewController as? DemoFormController)
+            tester.tap(form.name)
+            tester.advance(by: 1)
+            #expect(form.name.isFirstResponder, "round \(round)")
+            tester.type("Ada")
+            tester.tap(form.done)
+            tester.advance(by: 1)
+            #expect(navigation.presentedViewController == nil && navigation.viewControllers.count == 1, "round \(round)")
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(3))")
+    }
+
     /// The mirrored rotations (a panel mounted behind a mirror or glass) turn the same picture: the
     /// welcome alert over the main screen.
     @Test(arguments: [Rotation.flipped, .flipped90, .flipped180, .flipped270])

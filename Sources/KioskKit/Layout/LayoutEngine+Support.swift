@@ -11,7 +11,19 @@ extension LayoutEngine {
         let current = variables.support
         if wanted.count == current.count, zip(wanted, current).allSatisfy({ $0.hasSameShape(as: $1) }) {
             var kept = current
-            for index in kept.indices where kept[index].constant != wanted[index].constant {
+            let changed = kept.indices.filter { kept[$0].constant != wanted[$0].constant }
+            if changed.count > 1 {
+                // Several at once (a frame moved: both margins of its autoresizing): one changed after the
+                // other can pass through a state no layout satisfies (the new left margin with the old right
+                // one squeezes the view below what its content requires) though the end state is fine; they
+                // are taken out together and put back with their new constants.
+                for index in changed {
+                    if let added = kept[index].added { try? solver.remove(added) }
+                    kept[index].added = nil
+                    kept[index].constant = wanted[index].constant
+                }
+            }
+            for index in changed where changed.count == 1 {
                 kept[index].constant = wanted[index].constant
                 guard let added = kept[index].added else { continue }
                 do {
@@ -22,7 +34,7 @@ extension LayoutEngine {
                     reportRefusedSupport(kept[index], error)
                 }
             }
-            // Ones refused before are tried again with their new constants.
+            // Ones refused before, or taken out above, are put back with their new constants.
             for index in kept.indices where kept[index].added == nil { kept[index].added = addSupport(kept[index]) }
             variables.support = kept
             return

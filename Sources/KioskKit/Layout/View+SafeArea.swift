@@ -17,6 +17,15 @@ extension View {
             insets = EdgeInsets(
                 top: Self.clamped(safe.minY - mine.minY, mine.height), left: Self.clamped(safe.minX - mine.minX, mine.width),
                 bottom: Self.clamped(mine.maxY - safe.maxY, mine.height), right: Self.clamped(mine.maxX - safe.maxX, mine.width))
+            // A side where the superview has no unsafe band has nothing unsafe beyond its edge either: a view
+            // sliding out past it (a navigation's pop, a page of a scroll view) keeps its safe area, which
+            // its required constraints depend on, instead of seeing its off-screen part as covered.
+            if transform.b == 0, transform.c == 0, transform.a > 0, transform.d > 0 {
+                if parentInsets.top == 0 { insets.top = 0 }
+                if parentInsets.left == 0 { insets.left = 0 }
+                if parentInsets.bottom == 0 { insets.bottom = 0 }
+                if parentInsets.right == 0 { insets.right = 0 }
+            }
         }
         return insets.adding(additionalSafeAreaInsets)
     }
