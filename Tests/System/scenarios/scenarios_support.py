@@ -232,6 +232,23 @@ def changed(a, b, step=97) -> float:
     return sum(1 for i in samples if a.pixels[i:i + 3] != b.pixels[i:i + 3]) / len(samples)
 
 
+def outside_blend(image, a, b, step=97, slack=8) -> float:
+    """The fraction of sampled pixels (every `step`th) of `image` whose colour is not between `a`'s and `b`'s
+    (within `slack` per channel): a frame of a fade from `a` to `b`, a dimming coming in, is between them
+    nearly everywhere; 1 for different sizes."""
+    if not (image.size == a.size == b.size):
+        return 1.0
+    samples = range(0, len(a.pixels) - 2, 3 * step)
+    outside = 0
+    for i in samples:
+        for c in range(3):
+            low, high = sorted((a.pixels[i + c], b.pixels[i + c]))
+            if not low - slack <= image.pixels[i + c] <= high + slack:
+                outside += 1
+                break
+    return outside / len(samples)
+
+
 def plane_positions(guest, card=0):
     """Where each plane of /dev/dri/card`card` that shows a framebuffer is on its CRTC, from the kernel's atomic
     state (debugfs): {plane id: (x, y, width, height)}."""
