@@ -26,7 +26,10 @@ def frames_of(begin, end_index):
     """The frames the animation made: those after its begin line, up to the first one after its end line
     (the frame that shows the end state is composed in the tick that ends it)."""
     lines = events()
-    frames = [(i, e) for i, e in enumerate(lines) if e["event"] == "frame" and i > begin]
+    # Not one composed before the block began (a change's frame still on its way to the display then).
+    began = lines[begin]["at"]
+    frames = [(i, e) for i, e in enumerate(lines)
+              if e["event"] == "frame" and i > begin and (e["composed"] is None or e["composed"] >= began)]
     during = [e for i, e in frames if i < end_index]
     after = [e for i, e in frames if i > end_index][:1]
     return during + after
@@ -100,6 +103,14 @@ def check_a_tap_animates_the_button_one_frame_per_refresh(guest):
         wait_until(lambda: [e for e in events("window.hidden") if e["window"] == "AlertController.window"], "the alert gone", 30,
                    lambda: f"{events()[-5:]}")
         wait_until(lambda: animations_in_flight(events()) == 0, "the alert's exit shown", 30)
+        # And the frame its window's hiding made (after the exit's end, by that change): one still on its
+        # way when the finger goes down would be taken for the press's first frame.
+        def hidden_frame():
+            lines = events()
+            hidden = max(i for i, e in enumerate(lines) if e["event"] == "window.hidden" and e["window"] == "AlertController.window")
+            return any(e["event"] == "frame" for e in lines[hidden:])
+        wait_until(hidden_frame, "the frame without the alert's window", 30)
+        time.sleep(0.5)
         before = len(events("animation.begin"))
         # "Tap me" is at (460, 330, 220, 64); held 0.3 s so the press shows.
         screen.play(f"tap 0.5 {362 / 800:.5f} 300")
