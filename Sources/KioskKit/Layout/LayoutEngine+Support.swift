@@ -22,16 +22,16 @@ extension LayoutEngine {
                     kept[index].added = nil
                     kept[index].constant = wanted[index].constant
                 }
-            }
-            for index in changed where changed.count == 1 {
+            } else if let index = changed.first {
                 kept[index].constant = wanted[index].constant
-                guard let added = kept[index].added else { continue }
-                do {
-                    try solver.setConstant(of: added, to: wanted[index].constant)
-                } catch {
-                    try? solver.remove(added)
-                    kept[index].added = nil
-                    reportRefusedSupport(kept[index], error)
+                if let added = kept[index].added {
+                    do {
+                        try solver.setConstant(of: added, to: wanted[index].constant)
+                    } catch {
+                        try? solver.remove(added)
+                        kept[index].added = nil
+                        reportRefusedSupport(kept[index], error)
+                    }
                 }
             }
             // Ones refused before, or taken out above, are put back with their new constants.
