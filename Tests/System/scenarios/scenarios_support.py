@@ -58,6 +58,25 @@ def run_kiosk(guest, args, env=None):
     return guest.spawn(cmd, env={**SEAT, **(env or {})}), trace
 
 
+def at(x, y, panel=(1280, 800)):
+    """A point of the panel (1280x800: the bed's Virtual-1 as the scenarios set it) as a touchscreen's
+    fractions, as touchplay takes them."""
+    return f"{x / panel[0]:.5f} {y / panel[1]:.5f}"
+
+
+def kiosk_with_touchscreen(guest, args, name):
+    """The kiosk on the DRM backend with `args` and a trace, its first frames on Virtual-1 and its input
+    set up, then a uinput touchscreen called `name` (entered: the caller leaves it) that the kiosk has
+    opened. Returns (process, trace, touchscreen)."""
+    process, trace = run_kiosk(guest, f"--backend drm {args}")
+    wait_for_frames(trace, ["Virtual-1"])
+    wait_until(lambda: [e for e in trace_events(trace, "startup") if e["phase"] == "input"], "input set up", 60)
+    screen = guest.touchscreen(name=name, size_mm=(256, 160))
+    screen.__enter__()
+    process.wait_for_output(f'"{name}"', timeout=30, stderr=True)
+    return process, trace, screen
+
+
 def animations_in_flight(events):
     """How many animation blocks the trace shows begun and not yet ended, counting an ended one as in
     flight until a frame after its end is on the display (the frame that shows its end state: the input

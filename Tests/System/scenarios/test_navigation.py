@@ -10,8 +10,8 @@ keep the on-screen one away."""
 import time
 
 from kioskvm.scenario import expect, note
-from scenarios_support import (CLOCK, NO_WELCOME, animations_in_flight, config_arg, mode_spelling, reference, run_kiosk,
-                               screen_matches, screens_json, stop, trace_events, wait_for_frames, wait_until)
+from scenarios_support import (CLOCK, NO_WELCOME, animations_in_flight, at, config_arg, kiosk_with_touchscreen, mode_spelling,
+                               reference, screen_matches, screens_json, stop, trace_events, wait_until)
 
 GUEST = dict(heads=1)
 TIMEOUT = 420
@@ -30,11 +30,6 @@ def events(kind=None):
     return trace_events(state["trace"], kind)
 
 
-def at(x, y):
-    """A point of the 1280x800 panel as the touchscreen's fractions."""
-    return f"{x / PANEL[0]:.5f} {y / PANEL[1]:.5f}"
-
-
 def settled():
     wait_until(lambda: animations_in_flight(events()) == 0, "the animations' last frames", 60, lambda: f"{events()[-5:]}")
     time.sleep(0.5)
@@ -47,14 +42,8 @@ def appeared(controller, after=0):
 def check_a_tap_on_a_row_pushes_its_detail(guest):
     v1 = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
     state["mode"] = mode_spelling(v1, *PANEL)
-    process, trace = run_kiosk(guest, f"--backend drm --keyboard always {config_arg(guest)}")
-    state.update(process=process, trace=trace)
-    wait_for_frames(trace, ["Virtual-1"])
-    wait_until(lambda: [e for e in events("startup") if e["phase"] == "input"], "input set up", 60)
-    screen = guest.touchscreen(name="Kiosk Navigation Touch", size_mm=(256, 160))
-    state["touch"] = screen
-    screen.__enter__()
-    process.wait_for_output('"Kiosk Navigation Touch"', timeout=30, stderr=True)
+    process, trace, screen = kiosk_with_touchscreen(guest, f"--keyboard always {config_arg(guest)}", "Kiosk Navigation Touch")
+    state.update(process=process, trace=trace, touch=screen)
     screen.play(f"tap {at(*ROW_3)} 60")
     shown = wait_until(lambda: appeared("DemoDetailController"), "the detail pushed", 30, lambda: f"{events()[-6:]}")
     expect(shown[-1]["view"] == "product-detail" and shown[-1]["window"] == "main" and shown[-1]["animated"], shown[-1])

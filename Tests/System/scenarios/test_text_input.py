@@ -11,7 +11,8 @@ import time
 
 from kioskvm import image
 from kioskvm.scenario import expect, note
-from scenarios_support import CLOCK, animations_in_flight, config_arg, reference, screen_matches, run_kiosk, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
+from scenarios_support import (CLOCK, animations_in_flight, at, config_arg, kiosk_with_touchscreen, mode_spelling, reference,
+                               screen_matches, screens_json, stop, trace_events, wait_until)
 
 GUEST = dict(heads=1)
 TIMEOUT = 420
@@ -22,11 +23,6 @@ state = {}
 
 def events(kind=None):
     return trace_events(state["trace"], kind)
-
-
-def at(x, y):
-    """A point of the 1280x800 panel as the touchscreen's fractions."""
-    return f"{x / PANEL[0]:.5f} {y / PANEL[1]:.5f}"
 
 
 # The keyboard on 1280x800 (KeyboardLayout.Metrics): keys 68 high with 8 between, from y 488; a letter key
@@ -44,14 +40,8 @@ def settled():
 def check_tapping_the_name_field_brings_the_keyboard(guest):
     v1 = {c["name"]: c for c in screens_json(guest)}["Virtual-1"]
     state["mode"] = mode_spelling(v1, *PANEL)
-    process, trace = run_kiosk(guest, f"--backend drm --keyboard always {config_arg(guest)}")
-    state.update(process=process, trace=trace)
-    wait_for_frames(trace, ["Virtual-1"])
-    wait_until(lambda: [e for e in events("startup") if e["phase"] == "input"], "input set up", 60)
-    screen = guest.touchscreen(name="Kiosk Text Touch", size_mm=(256, 160))
-    state["touch"] = screen
-    screen.__enter__()
-    process.wait_for_output('"Kiosk Text Touch"', timeout=30, stderr=True)
+    process, trace, screen = kiosk_with_touchscreen(guest, f"--keyboard always {config_arg(guest)}", "Kiosk Text Touch")
+    state.update(process=process, trace=trace, touch=screen)
     # The Form button, right of "Tap me" (700 to 820, 330 to 394).
     screen.play(f"tap {at(760, 362)}")
     wait_until(lambda: [e for e in events("controller.appear") if e["controller"] == "DemoFormController"], "the form shown", 30,
