@@ -118,12 +118,21 @@ KERNEL_MODULES = {
 # the kernel's headers as the test modules are, put into the kernel's module tree as `updates/NAME.ko`, and go
 # with their dependency closures into the extras like GUEST_MODULES: `modprobe NAME param=...` in a scenario.
 # name -> (its folder in the source tree, the Kconfig symbol its Makefile builds it under): the symbol is set to
-# m on make's command line, so that the folder's own Makefile builds it unchanged (nothing of it is patched).
+# m on make's command line, so that the folder's own Makefile builds it; a patch in guest/source-patches/NAME.patch
+# (SOURCE_PATCHES) is applied to the folder first (`patch -p1` at the tree's top), and a hunk that does not apply
+# fails the build.
 SOURCE_MODULES = {
     # Virtual KMS: a CRTC with a primary plane, 8 overlay planes and a cursor plane, a Virtual connector and a
     # writeback connector, composed in software (scenario vkms). Needs drm, drm_kms_helper, drm_shmem_helper.
     "vkms": ("drivers/gpu/drm/vkms", "CONFIG_DRM_VKMS"),
 }
+
+# What the bed needs of a source module that its kernel's version lacks. vkms: a `rotation` property on every
+# plane with vc4's values (rotate-0, rotate-180, reflect-x, reflect-y: 6.1's vkms has none, upstream's came in
+# 6.4) done by its composer, and a `max_planes` parameter whose atomic check refuses a frame of more planes
+# with -ENOSPC, as vc4's HVS refuses a display list that does not fit (neither 6.1 driver of the bed refuses a
+# plane proposal of the kiosk's otherwise). Scenario vkms.
+SOURCE_PATCHES = {"vkms": GUEST_SRC / "source-patches" / "vkms.patch"}
 
 GUEST_LIB = "/usr/lib/kioskvm"                # where extras put agent.py and bin/ in the guest
 GUEST_BIN = GUEST_LIB + "/bin"
@@ -317,6 +326,7 @@ def _input_files() -> list[Path]:
         files += [GUEST_SRC / s for s in sources if GUEST_SRC / s not in files]
     for folder in sorted(set(KERNEL_MODULES.values())):
         files += sorted(p for p in (GUEST_SRC / folder).iterdir() if p.is_file())
+    files += sorted(SOURCE_PATCHES.values())
     # Headers are no compiler arguments, but they are inputs.
     return files + sorted(GUEST_SRC.glob("*.h"))
 
@@ -652,6 +662,8 @@ def _build_source_modules(tree: Path, source: tuple[str, str], release: str, scr
     updates = kdir / "lib/modules" / release / "updates"
     updates.mkdir(parents=True, exist_ok=True)
     for name, (folder, symbol) in SOURCE_MODULES.items():
+        if name in SOURCE_PATCHES:
+            _run(["patch", "-p1", "--forward", "--batch", "-d", str(work), "-i", str(SOURCE_PATCHES[name])])
         built = _make_module(tree, name, work / folder, f"{symbol}=m")
         _run(["strip", "--strip-debug", "-o", str(updates / f"{name}.ko"), str(built)])
     _run(["depmod", "-b", str(kdir), release])

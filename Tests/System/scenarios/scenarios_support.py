@@ -273,14 +273,18 @@ def plane_positions(guest, card=0):
     state (debugfs): {plane id: (x, y, width, height)}."""
     state = guest.run("mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug; "
                       f"cat /sys/kernel/debug/dri/{card}/state", timeout=20).check().stdout
-    planes, current = {}, None
+    planes, current, framebuffer = {}, None, 0
     for line in state.splitlines():
         header = re.match(r"plane\[(\d+)\]", line)
         if header:
-            current = int(header.group(1))
+            current, framebuffer = int(header.group(1)), 0
             continue
+        # A plane turned off (fb=0) keeps the place it last had in its state.
+        fb = re.match(r"\s+fb=(\d+)", line)
+        if fb:
+            framebuffer = int(fb.group(1))
         shown = re.search(r"crtc-pos=(\d+)x(\d+)([+-]\d+)([+-]\d+)", line)
-        if current is not None and shown:
+        if current is not None and framebuffer and shown:
             width, height, x, y = (int(v) for v in shown.groups())
             if width and height:
                 planes[current] = (x, y, width, height)

@@ -2,14 +2,18 @@
 
 Loaded with its cursor, overlay and writeback options (build.SOURCE_MODULES) beside virtio-gpu it is card1
 (Virtual-2, Writeback-1), alone card0; it has a
-primary, 8 overlay and a cursor plane and a writeback connector, with no zpos, rotation or blend-mode property;
-it refuses the display and the writeback connector on one CRTC; a frame of primary, overlay and cursor read back
+primary, 8 overlay and a cursor plane and a writeback connector, with no zpos or blend-mode property, and the
+`rotation` property of vc4 (rotate-0, rotate-180, reflect-x, reflect-y) and a `max_planes` limit that the bed's
+patch gives it (build.SOURCE_PATCHES); it refuses the display and the writeback connector on one CRTC; a frame of primary, overlay and cursor read back
 through writeback (guest/drmplanes) equals, pixel for pixel, the composition computed here (drm.compose_planes:
 premultiplied ARGB over XRGB in vkms's own 16-bit arithmetic); the cursor moved (CRTC_X/Y, clipped at the edges
 too) reads back moved. The kiosk on the vkms card puts the demo's logo (`[app-settings] logo-on-plane`) on an
 overlay plane and its cursor on the cursor plane: vkms's own CRC of the frame it composes (debugfs) equals the
 CRC of the kiosk's screenshot, which equals the headless rendering; the cursor plane follows the tablet with no
-frames composed. (vkms 6.1 cannot write back the CRTC a display connector is on, so the kiosk's frames are
+frames composed. With the screen turned by 180 or mirrored, the kiosk has the primary plane turn its frames
+(the plane's rotation in the kernel's state) and vkms's CRC again equals the screenshot and the headless
+rendering; with vkms's `max_planes` at 2 the kernel refuses the logo's overlay with the cursor (ENOSPC) and the
+kiosk keeps the cursor's plane and composes the logo; at 1 it composes both, and the CRC equals the screenshot. (vkms 6.1 cannot write back the CRTC a display connector is on, so the kiosk's frames are
 checked by vkms's CRC, which it computes over the same 16-bit line buffer it writes back.)"""
 
 import json
@@ -34,6 +38,12 @@ MODE = (1024, 768)                               # vkms's preferred mode
 OVERLAY = drm.Layer("overlay", 96, 128, 320, 200)
 CURSOR = drm.Layer("cursor", 352, 288, 64, 64)   # over the overlay's right edge: cursor over overlay over primary
 MOVES = ((150, 250), (700, 500), (990, 730), (-24, -16))
+# The demo's settings with its logo on an overlay plane, without the welcome alert (whose dimmed backdrop over
+# the whole screen would cover it); the logo's frame there: (width / 2 - 48, 210), 96x96.
+LOGO_ON_PLANE = "[app-settings]\nlogo-on-plane = true\nwelcome = false\n"
+LOGO = (1024 // 2 - 48, 210, 96, 96)
+# The `rotation` property the bed's patch gives every vkms plane: vc4's, in the kernel's order of the bits.
+VC4_ROTATIONS = ["rotate-0", "rotate-180", "reflect-x", "reflect-y"]
 # Generous for a loaded host: vkms composes in a worker at its next (emulated) vblank.
 WAIT = 60
 
@@ -100,7 +110,7 @@ def check_vkms_loads_with_cursor_overlay_and_writeback(guest):
     expect(filename == f"/lib/modules/{release}/updates/vkms.ko", f"modinfo's vkms is {filename}")
     expect(vermagic.split()[0] == release, f"vkms's vermagic {vermagic!r}, the kernel is {release}")
     expect(set(depends.split(",")) == {"drm", "drm_kms_helper", "drm_shmem_helper"}, f"vkms depends on {depends}")
-    for name in ("enable_cursor", "enable_overlay", "enable_writeback"):
+    for name in ("enable_cursor", "enable_overlay", "enable_writeback", "max_planes"):
         expect(any(p.startswith(f"{name}:") for p in params), f"vkms has no parameter {name}: {params}")
     load_vkms(guest)
     values = guest.run("cat /sys/module/vkms/parameters/enable_cursor /sys/module/vkms/parameters/enable_overlay "
@@ -128,9 +138,13 @@ def check_it_has_primary_overlay_and_cursor_planes_and_a_writeback_connector(gue
         wanted = "XRGB8888" if p["type"] == "primary" else "ARGB8888"
         expect(wanted in p["formats"], f"plane {p['id']} ({p['type']}) has no {wanted}: {p['formats']}")
         # What drm.compose_planes assumes: the planes blend in id order, premultiplied, at full plane alpha.
-        absent = {k: p[k] for k in ("zpos", "rotation", "pixel_blend_mode", "alpha") if p[k] is not None}
+        absent = {k: p[k] for k in ("zpos", "pixel_blend_mode", "alpha") if p[k] is not None}
         expect(not absent, f"plane {p['id']} has properties vkms of 6.1 does not have (drm.compose_planes ignores "
                            f"them): {absent}")
+        # The bed's patch: vc4's rotations on every plane, unrotated (drm.compose_planes assumes rotate-0).
+        rotation = p["rotation"]
+        expect(rotation and rotation["value"] == ["rotate-0"] and rotation["supported"] == VC4_ROTATIONS,
+               f"plane {p['id']}'s rotation, patched as vc4's ({', '.join(VC4_ROTATIONS)}): {rotation}")
     connectors = {c["name"]: c for c in card["connectors"]}
     expect(set(connectors) == {"Virtual-2", "Writeback-1"}, connectors)
     writeback = connectors["Writeback-1"]
@@ -147,7 +161,8 @@ def check_it_has_primary_overlay_and_cursor_planes_and_a_writeback_connector(gue
            f"{[c['type'] for c in vkms['connectors']]} (15 Virtual, 18 Writeback)")
     listed = ", ".join(f"{p['id']} {p['type']}" for p in planes)
     note(f"planes {listed}; Writeback-1 formats "
-         f"{', '.join(writeback['formats'])}; no zpos, rotation, pixel blend mode or alpha property")
+         f"{', '.join(writeback['formats'])}; rotation {', '.join(VC4_ROTATIONS)} on each; no zpos, pixel blend mode or "
+         "alpha property")
 
 
 def check_the_display_and_the_writeback_connector_cannot_share_the_crtc(guest):
@@ -211,45 +226,64 @@ def vkms_crc(frame: image.Image) -> int:
     return ~zlib.crc32(bytes(rows), 0xFFFFFFFF) & 0xFFFFFFFF
 
 
+def kiosk_on_vkms(guest, settings, cursor="auto"):
+    """The kiosk on the vkms card with a config file of `settings` and `--cursor cursor`, its first frame shown:
+    (process, trace, the card's number)."""
+    if "frame" in state:
+        state.pop("frame").stop()           # drmplanes is the card's master
+    load_vkms(guest)
+    card = re.search(r"card(\d+)", guest.run(f"readlink -f {VKMS}", timeout=20).check().stdout).group(1)
+    config = Path(guest.job_dir) / f"vkms-kiosk-{time.monotonic_ns()}.toml"
+    config.write_text(settings)
+    process, trace = run_kiosk(guest, f"--backend drm --drm-device {VKMS} --cursor {cursor} --config {guest.guest_path(config)}")
+    try:
+        wait_for_frames(trace, ["Virtual-2"])
+    except BaseException:
+        stop(process)
+        raise
+    return process, trace, card
+
+
+def composed_as_the_screenshot(guest, card, what):
+    """vkms's own CRC of the frames it composes from the planes (debugfs) equals the CRC of the kiosk's screenshot
+    (its composed frame with the planes over it), both in one minute of the status clock: the screenshot."""
+    avoid_the_minute(guest, 20)
+    crc_dir = f"/sys/kernel/debug/dri/{card}/crtc-0/crc"
+    crcs = guest.run(f"echo auto > {crc_dir}/control && timeout 20 head -n 4 {crc_dir}/data", timeout=40).check().stdout.split()
+    shot = Path(guest.job_dir) / f"vkms-screenshot-{time.monotonic_ns()}.png"
+    guest.run(f"{KIOSK} screenshot --screen Virtual-2 {guest.guest_path(shot)}", timeout=60).check()
+    taken = image.load(shot)
+    expect(taken.size == MODE, f"{what}: screenshot {taken.size}")
+    expected = vkms_crc(taken)
+    composed = {int(v, 16) for v in crcs[1::2]}
+    expect(composed == {expected}, f"{what}: vkms composed CRC {sorted(hex(c) for c in composed)}, the screenshot's {expected:#010x}")
+    return taken
+
+
+def as_rendered_headless(guest, taken, settings):
+    """The screenshot equals the headless rendering of the same config on a screen of vkms's mode."""
+    connector = next(c for c in screens_json(guest) if c["name"] == "Virtual-2")
+    same_pixels(taken, reference([("Virtual-2", mode_spelling(connector, *MODE))], config=settings)["Virtual-2"])
+
+
 def check_the_kiosk_shows_its_logo_and_cursor_on_vkms_planes(guest):
     # The kiosk on the vkms card: the demo's logo (`logo-on-plane`) on an overlay plane, the cursor on the
     # cursor plane. vkms composes the planes itself (its CRC of the frame, debugfs), and that equals the CRC
     # of the kiosk's own screenshot (the composed frame with the planes over it), which equals the headless
     # rendering of the same scene; moving the tablet moves the cursor plane and composes nothing.
-    if "frame" in state:
-        state.pop("frame").stop()           # drmplanes is the card's master
-    load_vkms(guest)
-    card = re.search(r"card(\d+)", guest.run(f"readlink -f {VKMS}", timeout=20).check().stdout).group(1)
-    config = Path(guest.job_dir) / "vkms-kiosk.toml"
     # Without the welcome alert, whose dimmed backdrop over the whole screen would cover the logo.
-    settings = "[app-settings]\nlogo-on-plane = true\nwelcome = false\n"
-    config.write_text(settings)
-    process, trace = run_kiosk(guest, f"--backend drm --drm-device {VKMS} --cursor auto --config {guest.guest_path(config)}")
+    settings = LOGO_ON_PLANE
+    process, trace, card = kiosk_on_vkms(guest, settings)
     try:
-        wait_for_frames(trace, ["Virtual-2"])
         found = process.wait_for_output(r"Virtual-2: a 96x96 layer on overlay plane (\d+), composing nothing for it", timeout=30, stderr=True)
         overlay = int(found.group(1))
         log = process.stderr_so_far()
         sized = re.search(r"Virtual-2: planes for layers on .*overlay plane \d+.*cursor plane \d+ \((\d+)x(\d+)\)", log)
         expect(sized, log[-1500:])
         cursor_size = (int(sized.group(1)), int(sized.group(2)))     # the driver's cursor cap: 512x512 on vkms
-        # The logo's frame in the demo: (width / 2 - 48, 210), 96x96.
         planes = plane_positions(guest, card)
-        expect(planes.get(overlay) == (MODE[0] // 2 - 48, 210, 96, 96), f"overlay plane {overlay}: {planes}")
-        # The hardware's composition against the kiosk's screenshot, both in one minute of the status clock.
-        avoid_the_minute(guest, 20)
-        crc_dir = f"/sys/kernel/debug/dri/{card}/crtc-0/crc"
-        crcs = guest.run(f"echo auto > {crc_dir}/control && timeout 20 head -n 4 {crc_dir}/data", timeout=40).check().stdout.split()
-        shot = Path(guest.job_dir) / "vkms-screenshot.png"
-        guest.run(f"{KIOSK} screenshot --screen Virtual-2 {guest.guest_path(shot)}", timeout=60).check()
-        taken = image.load(shot)
-        expect(taken.size == MODE, f"screenshot {taken.size}")
-        expected = vkms_crc(taken)
-        composed = {int(v, 16) for v in crcs[1::2]}
-        expect(composed == {expected}, f"vkms composed CRC {sorted(hex(c) for c in composed)}, the screenshot's {expected:#010x}")
-        connector = next(c for c in screens_json(guest) if c["name"] == "Virtual-2")
-        spelled = mode_spelling(connector, *MODE)
-        same_pixels(taken, reference([("Virtual-2", spelled)], config=settings)["Virtual-2"])
+        expect(planes.get(overlay) == LOGO, f"overlay plane {overlay}: {planes}")
+        as_rendered_headless(guest, composed_as_the_screenshot(guest, card, "the logo on its plane"), settings)
         # The cursor: on its plane at the pointer, moves composing nothing.
         frames = len(trace_events(trace, "frame"))
         for step in range(6):
@@ -267,6 +301,98 @@ def check_the_kiosk_shows_its_logo_and_cursor_on_vkms_planes(guest):
         expect(len(trace_events(trace, "frame")) - frames <= 3, f"{len(trace_events(trace, 'frame')) - frames} frames for 6 cursor moves")
     finally:
         stop(process)
+
+
+def primary_rotation(guest, card):
+    """The primary plane's `rotation` in the kernel's atomic state (debugfs: the property's bits)."""
+    primary = next(p["id"] for p in card_json(guest)["planes"] if p["type"] == "primary")
+    text = guest.run(f"cat /sys/kernel/debug/dri/{card}/state", timeout=20).check().stdout
+    block = re.search(rf"^plane\[{primary}\].*?(?=^\S)", text + "\nend", re.M | re.S).group(0)
+    return int(re.search(r"rotation=([0-9a-f]+)", block).group(1), 16)
+
+
+def check_the_kiosk_has_the_primary_plane_turn_its_frames(guest):
+    # A screen turned by 180 degrees, or mirrored left to right: the plane offers it (the bed's patch, as vc4),
+    # so the kiosk composes upright and the plane turns the frame (DRM_MODE_ROTATE_180 is bit 2, REFLECT_X bit
+    # 4). What vkms composes from the turned primary, the logo's overlay and the rest equals the kiosk's
+    # screenshot, which equals the headless rendering (there the compositor turns the frame itself): a frame
+    # turned twice, or by the wrong reflection, differs.
+    for rotation, bits, logo in (("180", 1 << 2, (MODE[0] - LOGO[0] - 96, MODE[1] - LOGO[1] - 96, 96, 96)),
+                                 ("flipped", 1 << 0 | 1 << 4, (MODE[0] - LOGO[0] - 96, LOGO[1], 96, 96))):
+        settings = f'[screens.Virtual-2]\nrotation = "{rotation}"\n\n' + LOGO_ON_PLANE
+        process, _, card = kiosk_on_vkms(guest, settings)
+        try:
+            said = process.wait_for_output(r"Virtual-2: its plane turns frames by \S+ \(rotation (\d+)\)", timeout=30, stderr=True)
+            expect(int(said.group(1)) == bits, f"rotation {rotation}: {said.group(0)}, expected the bits {bits:#x}")
+            expect(primary_rotation(guest, card) == bits, f"rotation {rotation}: the primary plane's rotation in the kernel's "
+                   f"state is {primary_rotation(guest, card):#x}, not {bits:#x}")
+            overlay = int(process.wait_for_output(r"Virtual-2: a 96x96 layer on overlay plane (\d+)", timeout=30, stderr=True).group(1))
+            wait_until(lambda: plane_positions(guest, card).get(overlay) == logo, f"rotation {rotation}: the logo's plane at {logo}",
+                       timeout=20, context=lambda: f"planes: {plane_positions(guest, card)}")
+            as_rendered_headless(guest, composed_as_the_screenshot(guest, card, f"rotation {rotation}"), settings)
+        finally:
+            stop(process)
+    note("rotation 180 and flipped: the primary plane turns the frames (rotation 0x4 and 0x11 in the kernel's state); "
+         "vkms's composition equals the screenshot and the headless rendering")
+
+
+REFUSED = (r"Virtual-2: the driver refused a \d+x\d+ layer on overlay plane (\d+) and a \d+x\d+ layer on cursor plane (\d+) "
+           r"\((.*)\); trying fewer planes")
+
+
+def check_a_plane_proposal_the_driver_refuses_is_composed(guest):
+    # vkms's `max_planes` (the bed's patch) limits the planes of a frame, checked in its atomic check as vc4's HVS
+    # checks its display list. With the cursor always shown, the proposal of the logo's overlay and the cursor's
+    # plane is refused (ENOSPC). At 2 the kiosk steps back to the cursor's plane alone and composes the logo; at
+    # 1 the cursor's plane is refused too and everything is composed: then vkms composes the primary plane alone,
+    # and its CRC equals the screenshot's. (With the cursor on its plane the CRCs cannot be compared: vkms blends
+    # its translucent edge in 16 bits a channel, which an 8-bit screenshot cannot reproduce.)
+    load_vkms(guest)
+    limit = "/sys/module/vkms/parameters/max_planes"
+    connector = next(c for c in screens_json(guest) if c["name"] == "Virtual-2")
+    logo_alone = reference([("Virtual-2", mode_spelling(connector, *MODE))], config=LOGO_ON_PLANE)["Virtual-2"].crop(LOGO)
+    said = []
+    try:
+        for planes in (2, 1):
+            guest.run(f"echo {planes} > {limit}", timeout=20).check()
+            process, trace, card = kiosk_on_vkms(guest, LOGO_ON_PLANE, cursor="always")
+            try:
+                # The cursor shows at the pointer's first motion that the kiosk sees (its input may still be opening).
+                def cursor_shown(step=iter(range(1000))):
+                    move_tablet(guest, 300 + next(step) % 2, 400, MODE)
+                    return any(e.get("window") == "cursor" for e in trace_events(trace, "window.visible"))
+                wait_until(cursor_shown, "the cursor window", timeout=30)
+                refused = process.wait_for_output(REFUSED, timeout=30, stderr=True)
+                expect("errno 28" in refused.group(3), f"max_planes {planes}: the refusal is not vkms's (ENOSPC): {refused.group(0)}")
+                overlay, cursor = int(refused.group(1)), int(refused.group(2))
+                said.append(refused.group(3))
+                if planes == 1:
+                    process.wait_for_output(rf"Virtual-2: the driver refused a \d+x\d+ layer on cursor plane {cursor} \(.*\); composed instead",
+                                            timeout=30, stderr=True)
+                # What the kernel shows: the cursor's plane alone, or the primary alone.
+                wanted = {cursor} if planes == 2 else set()
+
+                def shown():
+                    return set(plane_positions(guest, card)) - {next(p["id"] for p in card_json(guest)["planes"] if p["type"] == "primary")}
+                wait_until(lambda: shown() == wanted, f"max_planes {planes}: planes {sorted(wanted)} besides the primary", timeout=20,
+                           context=lambda: f"planes: {plane_positions(guest, card)}")
+                expect(overlay not in shown(), f"max_planes {planes}: the logo is still on overlay plane {overlay}")
+                if planes == 1:
+                    taken = composed_as_the_screenshot(guest, card, "everything composed")
+                else:
+                    shot = Path(guest.job_dir) / f"vkms-screenshot-{time.monotonic_ns()}.png"
+                    guest.run(f"{KIOSK} screenshot --screen Virtual-2 {guest.guest_path(shot)}", timeout=60).check()
+                    taken = image.load(shot)
+                # The logo composed where it was on its plane, as the headless rendering has it.
+                logo = taken.crop(LOGO).compare(logo_alone)
+                expect(logo, f"max_planes {planes}: the composed logo is not the headless rendering's: {logo}")
+            finally:
+                stop(process)
+    finally:
+        guest.run(f"echo 0 > {limit}", timeout=20).check()
+    note(f"vkms's max_planes 2 and 1: the logo's overlay with the cursor's plane refused ({said[0]}); at 2 the cursor on "
+         "its plane and the logo composed, at 1 the cursor's plane refused too and all composed, vkms's CRC equal to the "
+         "screenshot's")
 
 
 def check_vkms_alone_is_card0(guest):
