@@ -9,7 +9,7 @@ import time
 
 from kioskvm import measure
 from kioskvm.scenario import expect, note
-from scenarios_support import NO_WELCOME, avoid_the_minute, config_arg, reference, run_kiosk, screen_matches, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
+from scenarios_support import NO_WELCOME, at, avoid_the_minute, config_arg, reference, run_kiosk, screen_matches, screens_json, mode_spelling, stop, trace_events, wait_for_frames, wait_until
 
 GUEST = dict(heads=1)
 TIMEOUT = 420
@@ -21,11 +21,6 @@ state = {}
 
 def events(kind=None):
     return trace_events(state["trace"], kind)
-
-
-def at(x, y):
-    """A point of the 1280x800 panel as the touchscreen's fractions."""
-    return f"{x / PANEL[0]:.5f} {y / PANEL[1]:.5f}"
 
 
 def check_a_fling_decelerates_to_rest(guest):

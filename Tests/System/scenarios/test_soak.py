@@ -19,7 +19,7 @@ from pathlib import Path
 from kioskvm import image, measure
 from kioskvm.control import ControlClient
 from kioskvm.scenario import expect, note
-from scenarios_support import (KIOSK, SEAT, TraceFollower, avoid_the_minute, screenshot_is_the_screendump, stop,
+from scenarios_support import (KIOSK, SEAT, TraceFollower, at, avoid_the_minute, screenshot_is_the_screendump, stop,
                                wait_until)
 
 MINUTES = int(os.environ.get("KIOSK_SOAK_MINUTES", "2"))
@@ -53,11 +53,6 @@ KEYS = {"H": (757.5, 606), "i": (932.5, 530)}    # on the on-screen keyboard (te
 LIST_X = 150
 
 state = {"samples": [], "shots": 0, "hotplugs": 0, "power_cycles": 0, "reloads": 0, "passes": 0}
-
-
-def at(x, y):
-    """A point of the 1280x800 head as the touchscreen's fractions."""
-    return f"{x / PANEL[0]:.5f} {y / PANEL[1]:.5f}"
 
 
 def trace():
