@@ -311,6 +311,21 @@ struct ViewTests {
         child.endAppearanceTransition()
         child.endAppearanceTransition()
         #expect(child.calls == ["will true", "did true"])
+        // A child's view that joins or leaves the shown container gets no calls of its own either: the
+        // container gives them (UIKit's `shouldAutomaticallyForwardAppearanceMethods`).
+        let later = Child()
+        container.addChild(later)
+        container.view.addSubview(later.view)
+        later.didMove(toParent: container)
+        #expect(later.calls.isEmpty)
+        later.beginAppearanceTransition(true, animated: false)
+        later.endAppearanceTransition()
+        #expect(later.calls == ["will false", "did false"])
+        later.calls = []
+        later.willMove(toParent: nil)
+        later.view.removeFromSuperview()
+        later.removeFromParent()
+        #expect(later.calls.isEmpty && later.isViewLoaded)
     }
 
     /// `viewWithTag` finds the view itself or one below it, depth first.

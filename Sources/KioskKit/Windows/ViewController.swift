@@ -176,7 +176,10 @@ open class ViewController: Responder {
 
     /// The view of a child is about to join `window` (nil: leave its window): it appears when that window
     /// is shown and its container has appeared, and disappears otherwise (nothing when that is no change).
+    /// A container that forwards appearance itself (`shouldAutomaticallyForwardAppearanceMethods` false)
+    /// gets no calls for its children here, as in UIKit: it calls their `beginAppearanceTransition`.
     func viewWillMove(toWindow window: Window?) {
+        if let parent, !parent.shouldAutomaticallyForwardAppearanceMethods { return }
         let container = parent?.appearance
         let shown = window.map { !$0.isHidden } == true && (container == .appeared || container == .appearing)
         beginAppearanceTransition(shown, animated: false)
