@@ -50,7 +50,9 @@ extension Compositor {
             }
             // Content of the last frame that is gone: from the screen, or elsewhere now (the main pass damages
             // where it is, and where it was outside the scroll view).
-            let newIDs = Set(subtree.map { ObjectIdentifier(layers[$0].view) })
+            // A loop, not `map`: a closure passed from main-actor code checks its actor at every call.
+            var newIDs = Set<ObjectIdentifier>(minimumCapacity: subtree.count)
+            for index in subtree { newIDs.insert(ObjectIdentifier(layers[index].view)) }
             for (id, before) in state.placements where oldContent.contains(before.index) && !newIDs.contains(id) {
                 if !shownNow.contains(id) { plan.handled.insert(id) }
                 damage.formUnion(before.visibleRect.offsetBy(dx: -dx, dy: -dy))
