@@ -297,6 +297,8 @@ struct ViewTests {
             var calls: [String] = []
             override func viewWillAppear(_ animated: Bool) { calls.append("will \(animated)") }
             override func viewDidAppear(_ animated: Bool) { calls.append("did \(animated)") }
+            override func viewWillDisappear(_ animated: Bool) { calls.append("will disappear \(animated)") }
+            override func viewDidDisappear(_ animated: Bool) { calls.append("did disappear \(animated)") }
         }
         let bed = TestBed()
         let window = bed.window("main", show: false)
@@ -325,7 +327,10 @@ struct ViewTests {
         later.willMove(toParent: nil)
         later.view.removeFromSuperview()
         later.removeFromParent()
-        #expect(later.calls.isEmpty && later.isViewLoaded)
+        #expect(later.calls.isEmpty)
+        later.beginAppearanceTransition(false, animated: false)
+        later.endAppearanceTransition()
+        #expect(later.calls == ["will disappear false", "did disappear false"])
     }
 
     /// `viewWithTag` finds the view itself or one below it, depth first.
