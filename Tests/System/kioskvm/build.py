@@ -128,10 +128,10 @@ SOURCE_MODULES = {
 }
 
 # What the bed needs of a source module that its kernel's version lacks. vkms: a `rotation` property on every
-# plane with vc4's values (rotate-0, rotate-180, reflect-x, reflect-y: 6.1's vkms has none, upstream's came in
-# 6.4) done by its composer, and a `max_planes` parameter whose atomic check refuses a frame of more planes
-# with -ENOSPC, as vc4's HVS refuses a display list that does not fit (neither 6.1 driver of the bed refuses a
-# plane proposal of the kiosk's otherwise). Scenario vkms.
+# plane with vc4's values (rotate-0, rotate-180, reflect-x, reflect-y: 6.1's vkms has none; upstream's came after
+# it, in 2023) done by its composer, and a `max_planes` parameter whose atomic check refuses a frame of more
+# planes with -ENOSPC, as vc4's HVS refuses a display list that does not fit (neither 6.1 driver of the bed
+# refuses a plane proposal of the kiosk's otherwise). Scenario vkms.
 SOURCE_PATCHES = {"vkms": GUEST_SRC / "source-patches" / "vkms.patch"}
 
 GUEST_LIB = "/usr/lib/kioskvm"                # where extras put agent.py and bin/ in the guest
