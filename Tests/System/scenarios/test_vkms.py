@@ -4,7 +4,8 @@ Loaded with its cursor, overlay and writeback options (build.SOURCE_MODULES) bes
 (Virtual-2, Writeback-1), alone card0; it has a
 primary, 8 overlay and a cursor plane and a writeback connector, with no zpos or blend-mode property, and the
 `rotation` property of vc4 (rotate-0, rotate-180, reflect-x, reflect-y) and a `max_planes` limit that the bed's
-patch gives it (build.SOURCE_PATCHES); it refuses the display and the writeback connector on one CRTC; a frame of primary, overlay and cursor read back
+patch gives it (build.SOURCE_PATCHES); it refuses the display and the writeback connector on one CRTC; a frame
+of primary, overlay and cursor read back
 through writeback (guest/drmplanes) equals, pixel for pixel, the composition computed here (drm.compose_planes:
 premultiplied ARGB over XRGB in vkms's own 16-bit arithmetic); the cursor moved (CRTC_X/Y, clipped at the edges
 too) reads back moved. The kiosk on the vkms card puts the demo's logo (`[app-settings] logo-on-plane`) on an
@@ -13,7 +14,8 @@ CRC of the kiosk's screenshot, which equals the headless rendering; the cursor p
 frames composed. With the screen turned by 180 or mirrored, the kiosk has the primary plane turn its frames
 (the plane's rotation in the kernel's state) and vkms's CRC again equals the screenshot and the headless
 rendering; with vkms's `max_planes` at 2 the kernel refuses the logo's overlay with the cursor (ENOSPC) and the
-kiosk keeps the cursor's plane and composes the logo; at 1 it composes both, and the CRC equals the screenshot. (vkms 6.1 cannot write back the CRTC a display connector is on, so the kiosk's frames are
+kiosk keeps the cursor's plane and composes the logo; at 1 it composes both, and the CRC equals the screenshot.
+(vkms 6.1 cannot write back the CRTC a display connector is on, so the kiosk's frames are
 checked by vkms's CRC, which it computes over the same 16-bit line buffer it writes back.)"""
 
 import json
@@ -250,9 +252,7 @@ def composed_as_the_screenshot(guest, card, what):
     avoid_the_minute(guest, 20)
     crc_dir = f"/sys/kernel/debug/dri/{card}/crtc-0/crc"
     crcs = guest.run(f"echo auto > {crc_dir}/control && timeout 20 head -n 4 {crc_dir}/data", timeout=40).check().stdout.split()
-    shot = Path(guest.job_dir) / f"vkms-screenshot-{time.monotonic_ns()}.png"
-    guest.run(f"{KIOSK} screenshot --screen Virtual-2 {guest.guest_path(shot)}", timeout=60).check()
-    taken = image.load(shot)
+    taken = screenshot(guest)
     expect(taken.size == MODE, f"{what}: screenshot {taken.size}")
     expected = vkms_crc(taken)
     composed = {int(v, 16) for v in crcs[1::2]}
@@ -260,10 +260,27 @@ def composed_as_the_screenshot(guest, card, what):
     return taken
 
 
+def screenshot(guest):
+    """The kiosk's screenshot of Virtual-2 (`kiosk screenshot`: its composed frame with the planes over it)."""
+    shot = Path(guest.job_dir) / f"vkms-screenshot-{time.monotonic_ns()}.png"
+    guest.run(f"{KIOSK} screenshot --screen Virtual-2 {guest.guest_path(shot)}", timeout=60).check()
+    return image.load(shot)
+
+
+def headless(guest, settings):
+    """The headless rendering of a config of `settings` on a screen of vkms's mode, as Virtual-2 spells it."""
+    connector = next(c for c in screens_json(guest) if c["name"] == "Virtual-2")
+    return reference([("Virtual-2", mode_spelling(connector, *MODE))], config=settings)["Virtual-2"]
+
+
 def as_rendered_headless(guest, taken, settings):
     """The screenshot equals the headless rendering of the same config on a screen of vkms's mode."""
-    connector = next(c for c in screens_json(guest) if c["name"] == "Virtual-2")
-    same_pixels(taken, reference([("Virtual-2", mode_spelling(connector, *MODE))], config=settings)["Virtual-2"])
+    same_pixels(taken, headless(guest, settings))
+
+
+def primary_plane(guest):
+    """The id of the vkms card's primary plane."""
+    return next(p["id"] for p in card_json(guest)["planes"] if p["type"] == "primary")
 
 
 def check_the_kiosk_shows_its_logo_and_cursor_on_vkms_planes(guest):
@@ -305,7 +322,7 @@ def check_the_kiosk_shows_its_logo_and_cursor_on_vkms_planes(guest):
 
 def primary_rotation(guest, card):
     """The primary plane's `rotation` in the kernel's atomic state (debugfs: the property's bits)."""
-    primary = next(p["id"] for p in card_json(guest)["planes"] if p["type"] == "primary")
+    primary = primary_plane(guest)
     text = guest.run(f"cat /sys/kernel/debug/dri/{card}/state", timeout=20).check().stdout
     block = re.search(rf"^plane\[{primary}\].*?(?=^\S)", text + "\nend", re.M | re.S).group(0)
     return int(re.search(r"rotation=([0-9a-f]+)", block).group(1), 16)
@@ -324,8 +341,9 @@ def check_the_kiosk_has_the_primary_plane_turn_its_frames(guest):
         try:
             said = process.wait_for_output(r"Virtual-2: its plane turns frames by \S+ \(rotation (\d+)\)", timeout=30, stderr=True)
             expect(int(said.group(1)) == bits, f"rotation {rotation}: {said.group(0)}, expected the bits {bits:#x}")
-            expect(primary_rotation(guest, card) == bits, f"rotation {rotation}: the primary plane's rotation in the kernel's "
-                   f"state is {primary_rotation(guest, card):#x}, not {bits:#x}")
+            in_state = primary_rotation(guest, card)
+            expect(in_state == bits, f"rotation {rotation}: the primary plane's rotation in the kernel's state is "
+                   f"{in_state:#x}, not {bits:#x}")
             overlay = int(process.wait_for_output(r"Virtual-2: a 96x96 layer on overlay plane (\d+)", timeout=30, stderr=True).group(1))
             wait_until(lambda: plane_positions(guest, card).get(overlay) == logo, f"rotation {rotation}: the logo's plane at {logo}",
                        timeout=20, context=lambda: f"planes: {plane_positions(guest, card)}")
@@ -349,8 +367,8 @@ def check_a_plane_proposal_the_driver_refuses_is_composed(guest):
     # its translucent edge in 16 bits a channel, which an 8-bit screenshot cannot reproduce.)
     load_vkms(guest)
     limit = "/sys/module/vkms/parameters/max_planes"
-    connector = next(c for c in screens_json(guest) if c["name"] == "Virtual-2")
-    logo_alone = reference([("Virtual-2", mode_spelling(connector, *MODE))], config=LOGO_ON_PLANE)["Virtual-2"].crop(LOGO)
+    logo_alone = headless(guest, LOGO_ON_PLANE).crop(LOGO)
+    primary = primary_plane(guest)
     said = []
     try:
         for planes in (2, 1):
@@ -373,16 +391,11 @@ def check_a_plane_proposal_the_driver_refuses_is_composed(guest):
                 wanted = {cursor} if planes == 2 else set()
 
                 def shown():
-                    return set(plane_positions(guest, card)) - {next(p["id"] for p in card_json(guest)["planes"] if p["type"] == "primary")}
+                    return set(plane_positions(guest, card)) - {primary}
                 wait_until(lambda: shown() == wanted, f"max_planes {planes}: planes {sorted(wanted)} besides the primary", timeout=20,
                            context=lambda: f"planes: {plane_positions(guest, card)}")
                 expect(overlay not in shown(), f"max_planes {planes}: the logo is still on overlay plane {overlay}")
-                if planes == 1:
-                    taken = composed_as_the_screenshot(guest, card, "everything composed")
-                else:
-                    shot = Path(guest.job_dir) / f"vkms-screenshot-{time.monotonic_ns()}.png"
-                    guest.run(f"{KIOSK} screenshot --screen Virtual-2 {guest.guest_path(shot)}", timeout=60).check()
-                    taken = image.load(shot)
+                taken = composed_as_the_screenshot(guest, card, "everything composed") if planes == 1 else screenshot(guest)
                 # The logo composed where it was on its plane, as the headless rendering has it.
                 logo = taken.crop(LOGO).compare(logo_alone)
                 expect(logo, f"max_planes {planes}: the composed logo is not the headless rendering's: {logo}")
