@@ -55,6 +55,15 @@ let package = Package(
         .target(name: "CLazyPangoCairo", dependencies: ["CPangoCairo", "CLazyLink"]),
         .target(name: "CLazyPNG", dependencies: ["CPNG", "CLazyLink"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        // The image decoders (ImageDecoding), each loaded when its first image is decoded.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .target(name: "CLazyJPEG", dependencies: ["CJPEG", "CLazyLink"]),
+        .target(name: "CLazyWebP", dependencies: ["CWebP", "CLazyLink"]),
+        .target(name: "CLazyGIF", dependencies: ["CGIF", "CLazyLink"]),
+        .target(name: "CLazyRSVG", dependencies: ["CRSVG", "CLazyLink"]),
         .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // libdispatch's main-queue interface for an event loop of our own (KioskRuntime's MainLoop).
@@ -81,6 +90,12 @@ let package = Package(
         .target(name: "Seat", dependencies: ["CLibSeat", "CLazyLibSeat", "LazyLink"], swiftSettings: strict),
         // PNG files through libpng's simplified API, loaded on first use (the launch screen).
         .target(name: "PNG", dependencies: ["CPNG", "CLazyPNG", "LazyLink"], swiftSettings: strict),
+        // Image files decoded into bitmaps: JPEG (libjpeg-turbo), WebP and GIF with their animations (libwebp,
+        // giflib), SVG drawn at the size it is shown at (librsvg); each library loaded on first use.
+        .target(
+            name: "ImageDecoding",
+            dependencies: ["Graphics", "LazyLink", "CLazyJPEG", "CLazyWebP", "CLazyGIF", "CLazyRSVG"],
+            swiftSettings: strict),
         // The kernel's backlight class through sysfs (no C library): devices, levels; an in-memory twin.
         .target(name: "Backlight", swiftSettings: strict),
         // sd_notify(3) in pure Swift (no libsystemd): READY/WATCHDOG/STOPPING for the systemd unit.
@@ -247,6 +262,9 @@ let package = Package(
                 "GoldenImages",
             ],
             exclude: ["Golden"], swiftSettings: strict),
+        .testTarget(
+            name: "ImageDecodingTests", dependencies: ["ImageDecoding", "Graphics", "SeededRandom"],
+            resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "KioskTestingTests", dependencies: ["KioskKit", "KioskTesting"], swiftSettings: strict),
         // The getting-started app's tests, the testing article's example (Examples/CafeKioskTests).
         .testTarget(
