@@ -14,6 +14,7 @@
     F(tjDecompress2) \
     F(tjGetScalingFactors) \
     F(tjGetErrorStr2) \
+    F(tjGetErrorCode) \
     F(tjDestroy)
 
 struct kiosk_lazy_jpeg {

@@ -16,7 +16,6 @@
     F(WebPAnimDecoderGetInfo) \
     F(WebPAnimDecoderGetNext) \
     F(WebPAnimDecoderHasMoreFrames) \
-    F(WebPAnimDecoderReset) \
     F(WebPAnimDecoderDelete) \
     F(WebPGetFeaturesInternal)
 

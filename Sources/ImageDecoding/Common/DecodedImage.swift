@@ -27,14 +27,20 @@ public final class DecodedImage {
     /// the EXIF orientation: the frames may be smaller.
     public let sourceWidth: Int
     public let sourceHeight: Int
+    /// What the decoder warned of and decoded past (libjpeg's "Corrupt JPEG data: 3 extraneous bytes before
+    /// marker 0xd9", which many cameras' files give): the caller logs them.
+    public let warnings: [String]
 
-    public init(format: ImageFormat, frames: [Frame], loopCount: Int = 0, sourceWidth: Int, sourceHeight: Int) {
+    public init(
+        format: ImageFormat, frames: [Frame], loopCount: Int = 0, sourceWidth: Int, sourceHeight: Int, warnings: [String] = []
+    ) {
         precondition(!frames.isEmpty, "DecodedImage: an image has at least one frame")
         self.format = format
         self.frames = frames
         self.loopCount = loopCount
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
+        self.warnings = warnings
     }
 
     /// The first frame's bitmap.
