@@ -207,7 +207,7 @@ struct AutoLayoutTreeTests {
         #expect(button.intrinsicContentSize == button.sizeThatFits(.zero) && button.intrinsicContentSize.width > 0)
         let image = ImageView()
         #expect(image.intrinsicContentSize == Size(width: View.noIntrinsicMetric, height: View.noIntrinsicMetric))
-        image.image = Bitmap(width: 12, height: 7)
+        image.image = Image(bitmap: Bitmap(width: 12, height: 7))
         #expect(image.intrinsicContentSize == Size(width: 12, height: 7))
         let field = TextField()
         let empty = field.intrinsicContentSize

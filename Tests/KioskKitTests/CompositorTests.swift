@@ -155,7 +155,7 @@ struct CompositorTests {
         let picture = Self.testImage()
         let modes: [ImageView.ContentMode] = [.scaleToFill, .scaleAspectFit, .scaleAspectFill, .center]
         for (index, mode) in modes.enumerated() {
-            let view = ImageView(image: picture)
+            let view = ImageView(image: Image(bitmap: picture))
             view.frame = Rect(x: 10 + Double(index) * 115, y: 120, width: 100, height: 60)
             view.contentMode = mode
             view.backgroundColor = .darkGray

@@ -91,7 +91,7 @@ struct ViewTests {
         var taps = 0
         button.addAction(for: .touchUpInside) { _ in taps += 1 }
         window.addSubview(button)
-        let icon = ImageView(image: Bitmap(width: 40, height: 40))
+        let icon = ImageView(image: Image(bitmap: Bitmap(width: 40, height: 40)))
         icon.frame = Rect(x: 110, y: 110, width: 40, height: 40)
         window.addSubview(icon)
         #expect(!icon.isUserInteractionEnabled && !ImageView().isUserInteractionEnabled)
@@ -358,7 +358,7 @@ struct ViewTests {
         badge.sizeToFit()
         #expect(badge.frame == Rect(x: 5, y: 5, width: 30, height: 20))
         let icon = ImageView(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-        icon.image = Bitmap(width: 24, height: 16)
+        icon.image = Image(bitmap: Bitmap(width: 24, height: 16))
         icon.sizeToFit()
         #expect(icon.bounds.size == Size(width: 24, height: 16))
         let empty = Label(text: "", frame: Rect(x: 0, y: 0, width: 50, height: 30))
@@ -389,7 +389,7 @@ struct ViewTests {
     /// An image view stretches its image by default (`scaleToFill`, UIKit's default content mode).
     @Test func anImageViewStretchesByDefault() {
         let view = ImageView(frame: Rect(x: 0, y: 0, width: 200, height: 100))
-        view.image = Bitmap(width: 10, height: 10)
+        view.image = Image(bitmap: Bitmap(width: 10, height: 10))
         #expect(view.contentMode == .scaleToFill && view.imageRect() == view.bounds)
     }
 

@@ -14,6 +14,25 @@ public enum ImageDecoder {
         try decode(bytes: readFile(path, limit: options.limits.maximumFileBytes), name: path, options: options)
     }
 
+    /// What a file holds: pixels, or an SVG to draw at the size it is shown at.
+    public enum Contents {
+        case raster(DecodedImage)
+        case vector(SVGDocument)
+    }
+
+    /// Reads `path` once and decodes it, or, for an SVG, parses it (its references resolved in its own
+    /// folder only). Throws as `decode(contentsOfFile:options:)`.
+    public static func read(
+        contentsOfFile path: String, options: DecodingOptions = DecodingOptions()
+    ) throws(ImageDecodingError) -> sending Contents {
+        let bytes = try readFile(path, limit: options.limits.maximumFileBytes)
+        if ImageFormat(sniffing: bytes) == .svg {
+            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            return .vector(try SVGDocument(bytes: bytes, name: path, baseFolder: folder.isEmpty ? "/" : folder, limits: options.limits))
+        }
+        return .raster(try decode(bytes: bytes, name: path, options: options))
+    }
+
     /// Decodes the bytes of an image file; `name` stands for the file in errors.
     public static func decode(
         bytes: [UInt8], name: String, options: DecodingOptions = DecodingOptions()
@@ -72,7 +91,7 @@ public enum ImageDecoder {
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
         while filled < size {
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, size - filled) }
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, size - filled) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw failure("read") }
             if count == 0 { break }  // the file shrank while read: decode what there is

@@ -27,6 +27,7 @@ extension Compositor {
         // unless it changed which windows show, which this frame did not take in.
         if application.composedWindows(on: screen).elementsEqual(windows, by: ===) { state.needsFrame = false }
         scrollRegions.removeAll(keepingCapacity: true)
+        composedScreenRect = screenRect
         var layers = collectLayers(of: windows, damage: &damage)
         let planeFrame = placeOnPlanes(&layers, state: state, screen: screen, damage: &damage)
         let scroll =

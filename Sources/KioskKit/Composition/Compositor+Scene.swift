@@ -8,6 +8,7 @@ extension Compositor {
         var layers: [Layer] = []
         planeGroups.removeAll(keepingCapacity: true)
         for window in windows {
+            window.compositionSerial &+= 1
             walk(window, toScreen: window.shownTransformToSuperview, clip: nil, alpha: 1, into: &layers, damage: &damage)
         }
         return layers
@@ -49,6 +50,11 @@ extension Compositor {
         let whole = PixelRect(enclosing: Rect(size: Size(width: model.width.rounded(.up), height: model.height.rounded(.up))))
         let size = (width: whole.width, height: whole.height)
         let (rect, transform) = Self.place(model.size, through: contentToScreen)
+        if view.observesComposition {
+            // Before its rendering, so a view that learns it is back on screen can mark itself for this frame.
+            let shown = clip.map { rect.intersection($0) } ?? rect
+            view.willBeComposed(onScreen: !shown.intersection(composedScreenRect).isEmpty)
+        }
         let content = render(view, at: rect, size: size, transform: transform, clip: clip, damage: &damage)
         // A scroll view whose own layer is one opaque colour over its whole clipped rect, not transformed or
         // faded: what it shows can be moved by a scroll (`ScrollRegion`).

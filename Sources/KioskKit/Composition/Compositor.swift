@@ -41,6 +41,8 @@ public final class Compositor: WindowChangeObserver {
     /// The views that asked for a plane, found by the walk of the frame being composed.
     var planeGroups: [PlaneGroup] = []
     var isWalkingPlaneGroup = false
+    /// The screen of the frame being composed, in its logical pixels (what `View.willBeComposed` is told of).
+    var composedScreenRect = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// While a view's renderings are taken for a transition (`Compositor+Transitions`): the view whose
     /// subtree is walked as it is now, even though its transition runs (its new rendering), and whether the
     /// caches are read as the screen shows them, without drawing (its old rendering).

@@ -1,5 +1,8 @@
-/// A view that shows a bitmap (a PNG loaded with `Bitmap(contentsOfPNGFile:)`), scaled by its content
-/// mode (as `UIImageView`). The image is drawn within the view's bounds.
+import Geometry
+
+/// A view that shows an `Image` scaled by its content mode (as `UIImageView`), within its bounds. An
+/// animated image plays on its own (see `ImageView+Animation`); an SVG is drawn at the size it is shown
+/// at, so it stays crisp at any size and rotation.
 @MainActor
 open class ImageView: View {
     /// How the image fills the bounds (as `UIView.ContentMode`).
@@ -14,9 +17,11 @@ open class ImageView: View {
         case center
     }
 
-    open var image: Bitmap? {
+    open var image: Image? {
         didSet {
             guard image !== oldValue else { return }
+            vectorRendering = nil
+            imageDidChange()
             setNeedsDisplay()
             if image?.size != oldValue?.size { invalidateIntrinsicContentSize() }
         }
@@ -24,15 +29,23 @@ open class ImageView: View {
     /// How the image fills the bounds: stretched by default (UIKit's `scaleToFill`).
     open var contentMode: ContentMode = .scaleToFill { didSet { if contentMode != oldValue { setNeedsDisplay() } } }
 
+    /// The animation's state (`ImageView+Animation`).
+    var animation = ImageAnimationState()
+    /// An SVG drawn at the size it was last shown at, and that size.
+    var vectorRendering: (bitmap: Bitmap, width: Int, height: Int)?
+    /// The file `load(contentsOfFile:)` reads now; a newer load or an `image` set meanwhile wins.
+    var loadingPath: String?
+
     /// An image view; it takes no touches (`isUserInteractionEnabled` false, as UIKit's), so an icon on a
     /// button lets the button have them.
     override public init(frame: Rect = .zero) {
         super.init(frame: frame)
         isUserInteractionEnabled = false
+        observesComposition = true
     }
 
     /// An image view sized to `image`.
-    public convenience init(image: Bitmap?) {
+    public convenience init(image: Image?) {
         self.init(frame: Rect(size: image?.size ?? .zero))
         self.image = image
     }
@@ -47,16 +60,16 @@ open class ImageView: View {
 
     /// Where the image lands in bounds coordinates.
     public func imageRect() -> Rect? {
-        guard let image, image.width > 0, image.height > 0 else { return nil }
+        guard let image, image.size.width > 0, image.size.height > 0 else { return nil }
         let box = bounds
-        let scaleX = box.width / Double(image.width), scaleY = box.height / Double(image.height)
+        let scaleX = box.width / image.size.width, scaleY = box.height / image.size.height
         let size: Size
         switch contentMode {
         case .scaleToFill: return box
         case .scaleAspectFit:
-            size = Size(width: Double(image.width) * min(scaleX, scaleY), height: Double(image.height) * min(scaleX, scaleY))
+            size = Size(width: image.size.width * min(scaleX, scaleY), height: image.size.height * min(scaleX, scaleY))
         case .scaleAspectFill:
-            size = Size(width: Double(image.width) * max(scaleX, scaleY), height: Double(image.height) * max(scaleX, scaleY))
+            size = Size(width: image.size.width * max(scaleX, scaleY), height: image.size.height * max(scaleX, scaleY))
         case .center: size = image.size
         }
         return Rect(x: box.midX - size.width / 2, y: box.midY - size.height / 2, width: size.width, height: size.height)
@@ -64,6 +77,35 @@ open class ImageView: View {
 
     override open func draw(_ rect: Rect) {
         guard let image, let target = imageRect(), let context = DrawingContext.current else { return }
-        context.draw(image, in: target)
+        switch image.content {
+        case .frames(let frames, _):
+            context.draw(frames[min(animation.frame, frames.count - 1)].bitmap, in: target)
+            animationDidDraw()
+        case .vector(let document, _):
+            // Drawn at the pixels it covers, so never scaled up from a smaller rendering.
+            let width = Int(target.width.rounded()), height = Int(target.height.rounded())
+            guard width > 0, height > 0 else { return }
+            if vectorRendering?.width != width || vectorRendering?.height != height {
+                do {
+                    vectorRendering = (try document.render(width: width, height: height), width, height)
+                } catch {
+                    Log.app.error("ImageView: \(error)")
+                    vectorRendering = nil
+                }
+            }
+            if let bitmap = vectorRendering?.bitmap {
+                context.draw(bitmap, in: Rect(x: target.minX, y: target.minY, width: Double(width), height: Double(height)))
+            }
+        }
+    }
+
+    override func willBeComposed(onScreen: Bool) {
+        guard onScreen else { return }
+        animationWasComposedOnScreen()
+    }
+
+    override open func didMoveToWindow() {
+        super.didMoveToWindow()
+        animationWindowDidChange()
     }
 }

@@ -507,6 +507,23 @@ open class View: Responder {
     /// The compositor's cached rendering of this view.
     var rendering = LayerState()
 
+    /// Whether the compositor calls `willBeComposed(onScreen:)` at each frame that walks this view (not
+    /// hidden, not transparent, in a shown window): for a view that paces itself by being seen, an animated
+    /// image, which must cost nothing while hidden or scrolled away.
+    var observesComposition = false
+
+    /// The view is about to be composed (its `draw(_:)`, if it asked for one, comes next); `onScreen` is
+    /// whether any of it lands on the screen, inside its clipping ancestors. Only when
+    /// `observesComposition`.
+    func willBeComposed(onScreen: Bool) {}
+
+    /// Marks the whole view for drawing in the frame being composed, from `willBeComposed(onScreen:)`:
+    /// unlike `setNeedsDisplay()`, it asks for no frame (this one is under way) and no damage but the
+    /// view's own rendering, which the compositor adds when it draws it.
+    func markForDrawingInThisFrame() {
+        dirtyRect = bounds
+    }
+
     /// The dirty area is being drawn; returns it and marks the content current.
     func takeDirtyRect() -> Rect {
         defer { dirtyRect = .null }

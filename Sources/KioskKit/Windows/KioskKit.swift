@@ -7,6 +7,11 @@ import Logging
 // (Foundation's are `Foundation.IndexPath`, `Foundation.AffineTransform`).
 @_exported import struct Geometry.AffineTransform
 @_exported import struct KioskTypes.IndexPath
+// What an app names when it reads images (`Image(contentsOfFile:options:)`, its errors and limits).
+@_exported import struct ImageDecoding.DecodingLimits
+@_exported import struct ImageDecoding.DecodingOptions
+@_exported import struct ImageDecoding.ImageDecodingError
+@_exported import enum ImageDecoding.ImageFormat
 
 /// Loggers of the window model. Labels follow the runtime's `kiosk.<area>` scheme.
 enum Log {

@@ -8,6 +8,9 @@ import Glibc
 /// keyboard's window has the highest level, `.keyboard`, which no app window reaches (`windowLevel`).
 @MainActor
 open class Window: View {
+    /// Counts the frames that walked this window: a view told it was composed on screen at serial N is
+    /// still shown while no later frame has walked the window without telling it so (`View.observesComposition`).
+    var compositionSerial: UInt64 = 0
     /// A window's stacking level (as `UIWindow.Level`); any value is allowed, with arithmetic, but an app
     /// window takes only levels below `.keyboard` (`Window.windowLevel`).
     public struct Level: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {

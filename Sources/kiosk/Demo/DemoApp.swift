@@ -269,5 +269,5 @@ public final class DemoApp: ApplicationDelegate {
     }
 
     /// The demo's logo, a PNG compiled into the runtime.
-    static let logo: Bitmap? = try? Bitmap(pngData: DemoLogo.png)
+    static let logo: Image? = (try? Bitmap(pngData: DemoLogo.png)).map { Image(bitmap: $0) }
 }

@@ -1,0 +1,130 @@
+import Geometry
+
+/// Where an image view is in its animation.
+struct ImageAnimationState {
+    /// The frame shown.
+    var frame = 0
+    /// When the animation's first frame began (the frame clock's time); nil when not playing.
+    var start: TimeInterval?
+    /// The timer for the next frame change, made when a frame is drawn.
+    var timer: FrameTimer?
+    /// The window's composition serial when the view was last composed on screen.
+    var shownSerial: UInt64 = 0
+    /// The timer came while the view was not on screen: the next frame that composes it there goes on.
+    var waitsToBeShown = false
+    /// `stopAnimating()` was called.
+    var isStopped = false
+}
+
+/// An animated image plays by itself (as in `UIImageView`), paced by the frame clock, and costs nothing
+/// while nobody sees it.
+///
+/// How: each drawn frame schedules one timer, at the time the next frame is due. When it fires, the view
+/// moves on to the frame due now (skipping any that a stall made late) and asks to be drawn only if the
+/// last frame composed of its window had it on screen (`View.willBeComposed(onScreen:)`); otherwise it
+/// stops there, with no timer. Hidden, transparent, in no window or scrolled away, it is not composed on
+/// screen, so nothing runs; when a frame composes it on screen again, it takes up the frame due then.
+/// A file's loop count is kept (an animated GIF that plays three times stops on its last frame).
+extension ImageView {
+    /// Whether the image's animation is playing: an animated image plays unless `stopAnimating()` (as
+    /// `UIImageView.isAnimating`).
+    public var isAnimating: Bool { animation.start != nil }
+
+    /// Plays the animation from its first frame.
+    public func startAnimating() {
+        animation.isStopped = false
+        restartAnimation()
+    }
+
+    /// Stops the animation on its first frame (as `UIImageView.stopAnimating()` shows `image`).
+    public func stopAnimating() {
+        animation.isStopped = true
+        restartAnimation()
+    }
+
+    /// The frames and their durations, when the image is animated.
+    private var animatedFrames: (durations: [Double], loopCount: Int)? {
+        guard case .frames(let frames, let loopCount)? = image?.content, frames.count > 1 else { return nil }
+        return (frames.map(\.duration), loopCount)
+    }
+
+    func imageDidChange() { restartAnimation() }
+
+    func animationWindowDidChange() {
+        // Back in a window, the frame due now is drawn when it is composed.
+        if window != nil, animation.start != nil { animation.waitsToBeShown = true }
+    }
+
+    private func restartAnimation() {
+        animation.timer?.cancel()
+        animation.timer = nil
+        animation.frame = 0
+        animation.waitsToBeShown = false
+        animation.start = animatedFrames != nil && !animation.isStopped ? Application.shared.clock.now : nil
+        setNeedsDisplay()
+    }
+
+    /// A frame was drawn: the timer for the next change, unless one is set or the animation is over.
+    func animationDidDraw() {
+        guard animation.timer == nil, let start = animation.start, let (durations, loopCount) = animatedFrames else { return }
+        guard let due = Self.nextChange(after: Application.shared.clock.now, start: start, durations: durations, loopCount: loopCount)
+        else { return }
+        animation.timer = Application.shared.clock.schedule(at: due) { [weak self] in self?.animationTimerFired() }
+    }
+
+    private func animationTimerFired() {
+        animation.timer = nil
+        guard let window, animation.shownSerial == window.compositionSerial, !window.isHidden else {
+            animation.waitsToBeShown = true
+            return
+        }
+        advanceToFrameDue()
+        setNeedsDisplay()
+    }
+
+    func animationWasComposedOnScreen() {
+        animation.shownSerial = window?.compositionSerial ?? 0
+        guard animation.waitsToBeShown else { return }
+        animation.waitsToBeShown = false
+        advanceToFrameDue()
+        markForDrawingInThisFrame()
+    }
+
+    private func advanceToFrameDue() {
+        guard let start = animation.start, let (durations, loopCount) = animatedFrames else { return }
+        animation.frame = Self.frame(at: Application.shared.clock.now, start: start, durations: durations, loopCount: loopCount)
+    }
+
+    /// The frame shown at `time` of an animation begun at `start`: the last one once `loopCount` plays
+    /// (0: forever) are over.
+    static func frame(at time: TimeInterval, start: TimeInterval, durations: [Double], loopCount: Int) -> Int {
+        let total = durations.reduce(0, +)
+        guard total > 0 else { return 0 }
+        let elapsed = max(time - start, 0)
+        if loopCount > 0, elapsed >= total * Double(loopCount) { return durations.count - 1 }
+        var within = elapsed.truncatingRemainder(dividingBy: total)
+        for (index, duration) in durations.enumerated() {
+            // A small tolerance: a timer that fires at a frame's due time shows that frame, not the one before.
+            if within < duration - 1e-9 { return index }
+            within -= duration
+        }
+        return durations.count - 1
+    }
+
+    /// When the frame shown at `time` gives way to the next, or nil when the animation is over.
+    static func nextChange(after time: TimeInterval, start: TimeInterval, durations: [Double], loopCount: Int) -> TimeInterval? {
+        let total = durations.reduce(0, +)
+        guard total > 0 else { return nil }
+        let elapsed = max(time - start, 0)
+        if loopCount > 0, elapsed >= total * Double(loopCount) - 1e-9 { return nil }
+        let loop = (elapsed / total).rounded(.down)
+        var end = start + loop * total
+        for duration in durations {
+            end += duration
+            if end > time + 1e-9 { break }
+        }
+        // The last play's last frame stays: no change is due after it.
+        if loopCount > 0, end >= start + total * Double(loopCount) - 1e-9 { return nil }
+        return end
+    }
+}
