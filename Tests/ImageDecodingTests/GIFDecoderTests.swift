@@ -20,7 +20,7 @@ import Testing
     @Test(
         .enabled(if: Reference.convert != nil || Reference.isCI, "ImageMagick not found (apt-get install imagemagick)"),
         arguments: [
-            "still", "dispose-none", "dispose-background", "dispose-previous", "dispose-unspecified", "local-map",
+            "still", "dispose-none", "dispose-background", "dispose-previous", "dispose-previous-first", "dispose-unspecified", "local-map",
             "interlaced", "outside-screen", "delays", "no-loop",
         ])
     func everyFrameMatchesImageMagicksCoalescedFrames(fixture: String) throws {
@@ -173,6 +173,23 @@ import Testing
         var random = SplitMix64(seed: seed)
         let bytes = Array("GIF89a".utf8) + (0..<200).map { _ in UInt8.random(in: 0...255, using: &random) }
         #expect(throws: ImageDecodingError.self) { try GIFDecoder.decode(bytes, name: "garbage", options: DecodingOptions()) }
+    }
+
+    /// Bytes of a valid animation changed at random (sizes, positions, colour tables, LZW codes): each
+    /// decodes or is refused, and nothing traps.
+    @Test(arguments: 1...40 as ClosedRange<UInt64>)
+    func aCorruptedFileDecodesOrIsRefused(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        var bytes = try Fixture.bytes("dispose-none")
+        for _ in 0..<random.integer(in: 1...6) {
+            bytes[random.integer(in: 6...bytes.count - 1)] = UInt8.random(in: 0...255, using: &random)
+        }
+        do {
+            let image = try GIFDecoder.decode(bytes, name: "corrupt", options: DecodingOptions())
+            #expect(image.frames.allSatisfy { $0.bitmap.width == image.sourceWidth && $0.bitmap.height == image.sourceHeight })
+        } catch {
+            #expect(!error.reason.isEmpty)
+        }
     }
 
     @Test func aScreenFollowedByGarbageIsRefusedByGiflib() {
