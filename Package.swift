@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "KioskTesting", targets: ["KioskTesting"]),
         /// The linear constraint solver under Auto Layout; a product for the benchmarks against kiwi.
         .library(name: "ConstraintSolver", targets: ["ConstraintSolver"]),
+        /// The image decoders under `Image`; a product for the benchmarks against libjpeg.
+        .library(name: "ImageDecoding", targets: ["ImageDecoding"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "hello-kiosk", targets: ["HelloKiosk"]),
         .executable(name: "foundation-kiosk", targets: ["FoundationKiosk"]),
@@ -239,7 +241,7 @@ let package = Package(
             resources: [.copy("Fixtures")], swiftSettings: strict),
         // The golden images are read from the source tree (#filePath), where failures write theirs beside them.
         .testTarget(
-            name: "KioskKitTests", dependencies: ["KioskKit", "KioskTesting", "GoldenImages", "SeededRandom"], exclude: ["Golden"],
+            name: "KioskKitTests", dependencies: ["KioskKit", "KioskTesting", "GoldenImages", "SeededRandom", "ImageDecoding"], exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(
             name: "KioskConfigTests", dependencies: ["KioskConfig", "SeededRandom", .product(name: "TOMLKit", package: "TOMLKit")],

@@ -30,6 +30,14 @@ let package = Package(
                 "CPixmanBaseline",
             ]),
 
+        // libjpeg-turbo's libjpeg API as djpeg calls it, the image benchmarks' baseline (and their JPEG's maker).
+        .target(name: "CJPEGBaseline", linkerSettings: [.linkedLibrary("jpeg")]),
+
+        // A photo decoded at the size it is shown at, by ImageDecoding and by libjpeg as djpeg decodes it.
+        .target(
+            name: "ImageScenes",
+            dependencies: [.product(name: "ImageDecoding", package: kioskPackage), "CJPEGBaseline"]),
+
         // kiwi behind a C interface, the layout benchmarks' baseline (headers from scripts/fetch-kiwi.sh).
         .target(name: "CKiwiBaseline", cxxSettings: [.headerSearchPath(".")]),
 
@@ -58,6 +66,19 @@ let package = Package(
             path: "Benchmarks/Layout",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+
+        .executableTarget(
+            name: "Images",
+            dependencies: [
+                "ImageScenes",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Images",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        // The photo's decode in a plain loop (callgrind) and `check` (same pixels as libjpeg's, peak memory).
+        .executableTarget(name: "ImagesProfile", dependencies: ["ImageScenes"]),
 
         // The layout systems in a plain loop for callgrind, and `check`: both solvers find the same values.
         .executableTarget(name: "LayoutProfile", dependencies: ["LayoutSystems"]),

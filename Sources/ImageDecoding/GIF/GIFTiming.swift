@@ -3,11 +3,10 @@ import CLazyGIF
 /// How long each frame shows and how often an animation plays, read from what `DGifSlurp` saved, and
 /// read as browsers read them (files are made to look right in a browser, not to the letter of GIF89a).
 enum GIFTiming {
-    /// A frame's duration in seconds from its Graphics Control Block's delay, in centiseconds. A delay
-    /// of 0 or 1 (10 ms or less) shows for 100 ms, as Firefox and Chrome show it: such files were made
-    /// for browsers that had always slowed them down, and would spin at the screen's rate otherwise.
+    /// A frame's duration in seconds from its Graphics Control Block's delay, in centiseconds: 0 or 1
+    /// (10 ms or less) shows for 100 ms, as for WebP (`FrameDuration`).
     static func duration(centiseconds: Int) -> Double {
-        centiseconds <= 1 ? 0.1 : Double(centiseconds) / 100
+        FrameDuration.seconds(milliseconds: centiseconds * 10)
     }
 
     /// How many times the animation plays (`DecodedImage.loopCount`): 0 for forever.

@@ -96,35 +96,35 @@ extension ImageView {
     }
 
     /// The frame shown at `time` of an animation begun at `start`: the last one once `loopCount` plays
-    /// (0: forever) are over.
+    /// (0: forever) are over. In whole microseconds, so that a timer at a frame's due time shows that frame
+    /// however the durations' binary fractions add up.
     static func frame(at time: TimeInterval, start: TimeInterval, durations: [Double], loopCount: Int) -> Int {
-        let total = durations.reduce(0, +)
+        let lengths = durations.map(microseconds), total = lengths.reduce(0, +)
         guard total > 0 else { return 0 }
-        let elapsed = max(time - start, 0)
-        if loopCount > 0, elapsed >= total * Double(loopCount) { return durations.count - 1 }
-        var within = elapsed.truncatingRemainder(dividingBy: total)
-        for (index, duration) in durations.enumerated() {
-            // A small tolerance: a timer that fires at a frame's due time shows that frame, not the one before.
-            if within < duration - 1e-9 { return index }
-            within -= duration
+        let elapsed = max(microseconds(time - start), 0)
+        if loopCount > 0, elapsed >= total * Int64(loopCount) { return durations.count - 1 }
+        var within = elapsed % total
+        for (index, length) in lengths.enumerated() {
+            if within < length { return index }
+            within -= length
         }
         return durations.count - 1
     }
 
     /// When the frame shown at `time` gives way to the next, or nil when the animation is over.
     static func nextChange(after time: TimeInterval, start: TimeInterval, durations: [Double], loopCount: Int) -> TimeInterval? {
-        let total = durations.reduce(0, +)
+        let lengths = durations.map(microseconds), total = lengths.reduce(0, +)
         guard total > 0 else { return nil }
-        let elapsed = max(time - start, 0)
-        if loopCount > 0, elapsed >= total * Double(loopCount) - 1e-9 { return nil }
-        let loop = (elapsed / total).rounded(.down)
-        var end = start + loop * total
-        for duration in durations {
-            end += duration
-            if end > time + 1e-9 { break }
+        let elapsed = max(microseconds(time - start), 0)
+        var end = elapsed / total * total
+        for length in lengths {
+            end += length
+            if end > elapsed { break }
         }
         // The last play's last frame stays: no change is due after it.
-        if loopCount > 0, end >= start + total * Double(loopCount) - 1e-9 { return nil }
-        return end
+        if loopCount > 0, end >= total * Int64(loopCount) { return nil }
+        return start + Double(end) / 1e6
     }
+
+    private static func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e6).rounded()) }
 }

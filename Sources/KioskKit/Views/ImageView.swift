@@ -48,6 +48,8 @@ open class ImageView: View {
     public convenience init(image: Image?) {
         self.init(frame: Rect(size: image?.size ?? .zero))
         self.image = image
+        // An initializer's own assignments run no observer.
+        imageDidChange()
     }
 
     /// The image's size (as `UIImageView`'s), else the current size.
