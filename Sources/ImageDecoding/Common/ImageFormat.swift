@@ -39,8 +39,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, CustomStringConvertible
             text = text.drop { $0.isWhitespace }
             if text.hasPrefix("<?") || text.hasPrefix("<!--") || text.hasPrefix("<!") {
                 let end = text.hasPrefix("<!--") ? "-->" : ">"
-                guard let close = text.firstRange(of: end) else { return false }
-                text = text[close.upperBound...]
+                // Not `firstRange(of:)`: _StringProcessing's, which links the regex engine in (Commands.swift).
+                guard let close = text.indices.first(where: { text[$0...].hasPrefix(end) }) else { return false }
+                text = text[close...].dropFirst(end.count)
                 continue
             }
             guard text.hasPrefix("<") else { return false }

@@ -26,7 +26,7 @@ public enum ImageResources {
     public static func path(named name: String, in folders: [String], tried: inout [String]) -> String? {
         guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
         let last = name.split(separator: "/").last ?? ""
-        let candidates = last.contains(".") ? [name] : extensions.map { "\(name).\($0)" }
+        let candidates = last.firstIndex(of: ".") != nil ? [name] : extensions.map { "\(name).\($0)" }
         for folder in folders {
             for candidate in candidates {
                 let path = folder + "/" + candidate

@@ -29,7 +29,11 @@ enum JPEGDecoder {
             // segment" (JWRN_HIT_MARKER: the data ran out before the picture did) leave part of the picture
             // grey, which is refused: half a photo on a kiosk is an error to fix, not a picture. Other
             // warnings (extraneous bytes, which many cameras write) leave a whole image and are passed on.
-            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), !reason.lowercased().contains("premature end") else {
+            // (Not `contains(_:)` of a string: _StringProcessing's, which links the regex engine in, see
+            // Commands.swift.)
+            let lowered = reason.lowercased()
+            let cut = lowered.indices.contains { lowered[$0...].hasPrefix("premature end") }
+            guard tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), !cut else {
                 throw failure("\(operation): \(reason)")
             }
             if !warnings.contains(reason) { warnings.append(reason) }
