@@ -12,10 +12,10 @@
 
 /// Every function the ImageDecoding module's SVG reader calls.
 #define KIOSK_LAZY_RSVG_FUNCTIONS(F) \
-    F(rsvg_handle_new_from_data) \
-    F(rsvg_handle_new_from_gfile_sync) \
+    F(rsvg_handle_new_from_stream_sync) \
+    F(rsvg_handle_set_dpi) \
+    F(g_memory_input_stream_new_from_data) \
     F(g_file_new_for_path) \
-    F(rsvg_handle_set_base_uri) \
     F(rsvg_handle_get_intrinsic_size_in_pixels) \
     F(rsvg_handle_get_intrinsic_dimensions) \
     F(rsvg_handle_render_document) \
@@ -23,6 +23,7 @@
     F(g_error_free) \
     F(cairo_image_surface_create_for_data) \
     F(cairo_create) \
+    F(cairo_scale) \
     F(cairo_destroy) \
     F(cairo_surface_destroy) \
     F(cairo_surface_flush) \

@@ -27,8 +27,7 @@ public enum ImageDecoder {
     ) throws(ImageDecodingError) -> sending Contents {
         let bytes = try readFile(path, limit: options.limits.maximumFileBytes)
         if ImageFormat(sniffing: bytes) == .svg {
-            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-            return .vector(try SVGDocument(bytes: bytes, name: path, baseFolder: folder.isEmpty ? "/" : folder, limits: options.limits))
+            return .vector(try SVGDocument(bytes: bytes, name: path, baseFile: path, limits: options.limits))
         }
         return .raster(try decode(bytes: bytes, name: path, options: options))
     }
@@ -68,7 +67,8 @@ public enum ImageDecoder {
         } catch {
             throw ImageDecodingError(path: name, format: .png, reason: "\(error)")
         }
-        return DecodedImage(format: .png, frames: [.init(bitmap: bitmap, duration: 0)], sourceWidth: bitmap.width, sourceHeight: bitmap.height)
+        return DecodedImage(
+            format: .png, frames: [.init(bitmap: bitmap, duration: 0)], sourceWidth: bitmap.width, sourceHeight: bitmap.height)
     }
 
     /// The whole file, refused above `limit` bytes. Calls `open`, `fstat`, `read` and `close`.
