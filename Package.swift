@@ -241,8 +241,8 @@ let package = Package(
             resources: [.copy("Fixtures")], swiftSettings: strict),
         // The golden images are read from the source tree (#filePath), where failures write theirs beside them.
         .testTarget(
-            name: "KioskKitTests", dependencies: ["KioskKit", "KioskTesting", "GoldenImages", "SeededRandom", "ImageDecoding"], exclude: ["Golden"],
-            swiftSettings: strict),
+            name: "KioskKitTests", dependencies: ["KioskKit", "KioskTesting", "GoldenImages", "SeededRandom", "ImageDecoding"],
+            exclude: ["Golden"], swiftSettings: strict),
         .testTarget(
             name: "KioskConfigTests", dependencies: ["KioskConfig", "SeededRandom", .product(name: "TOMLKit", package: "TOMLKit")],
             swiftSettings: strict),

@@ -33,10 +33,11 @@ import Testing
 
     /// `fitting` picks the smallest DCT scale that still covers the size asked on both sides, and the
     /// pixels are `djpeg -scale` at that scale.
-    @Test(arguments: [
-        ((800, 600), "1/1"), ((400, 300), "1/2"), ((300, 200), "3/8"), ((401, 10), "5/8"), ((100, 75), "1/8"), ((101, 75), "1/4"),
-        ((10, 525), "7/8"),
-    ] as [((Int, Int), String)])
+    @Test(
+        arguments: [
+            ((800, 600), "1/1"), ((400, 300), "1/2"), ((300, 200), "3/8"), ((401, 10), "5/8"), ((100, 75), "1/8"), ((101, 75), "1/4"),
+            ((10, 525), "7/8"),
+        ] as [((Int, Int), String)])
     func aReducedSizeIsDjpegsScaledDecode(fitting: (Int, Int), scale: String) throws {
         let folder = try ReferenceTools.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -124,7 +125,8 @@ import Testing
         let tooMany = #expect(throws: ImageDecodingError.self) { try ImageDecoder.decode(bytes: claiming(0x4E, 0x20), name: "bomb.jpg") }
         #expect(
             tooMany?.reason
-                == "20000x20000 is 400000000 pixels, over the limit of 50000000 (a decompression bomb, or a picture to decode at a reduced size)")
+                == "20000x20000 is 400000000 pixels, over the limit of 50000000 (a decompression bomb, or a picture to decode at a reduced size)"
+        )
         // Asked for a reduced size, 1/8 (2500x2500) is within the limit, and the data, made for 64x48,
         // runs out before the picture does: libjpeg's warning, refused.
         let cut = #expect(throws: ImageDecodingError.self) {

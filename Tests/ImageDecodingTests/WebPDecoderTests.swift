@@ -8,9 +8,10 @@ import Testing
 /// against the frames img2webp encoded losslessly (which it stores as changed rectangles blended onto
 /// the previous canvas, so each full canvas must be put back together exactly).
 @Suite struct WebPDecoderTests {
-    @Test(arguments: [
-        (["-q", "80"], false), (["-lossless"], false), (["-q", "70"], true), (["-lossless"], true),
-    ] as [([String], Bool)])
+    @Test(
+        arguments: [
+            (["-q", "80"], false), (["-lossless"], false), (["-q", "70"], true), (["-lossless"], true),
+        ] as [([String], Bool)])
     func aStillImageIsDwebpsPixels(arguments: [String], alpha: Bool) throws {
         let folder = try ReferenceTools.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -37,7 +38,9 @@ import Testing
         for index in 0..<4 {
             var frame = ReferenceTools.picture(width: 64, height: 40, seed: 9)
             for y in 10..<20 {
-                for x in (index * 12)..<(index * 12 + 10) { frame.rgba.replaceSubrange((y * 64 + x) * 4..<(y * 64 + x) * 4 + 4, with: [255, 0, 0, 255]) }
+                for x in (index * 12)..<(index * 12 + 10) {
+                    frame.rgba.replaceSubrange((y * 64 + x) * 4..<(y * 64 + x) * 4 + 4, with: [255, 0, 0, 255])
+                }
             }
             let file = folder.appendingPathComponent("frame\(index).pam")
             try ReferenceTools.writeNetpbm(frame, to: file, alpha: true)
@@ -70,6 +73,8 @@ import Testing
         let error = #expect(throws: ImageDecodingError.self) {
             try ImageDecoder.decode(bytes: whole, name: "p.webp", options: DecodingOptions(limits: DecodingLimits(maximumPixels: 1000)))
         }
-        #expect(error?.reason == "80x60 is 4800 pixels, over the limit of 1000 (a decompression bomb, or a picture to decode at a reduced size)")
+        #expect(
+            error?.reason == "80x60 is 4800 pixels, over the limit of 1000 (a decompression bomb, or a picture to decode at a reduced size)"
+        )
     }
 }

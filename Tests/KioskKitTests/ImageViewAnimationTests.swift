@@ -44,9 +44,10 @@ struct ImageViewAnimationTests {
         return bitmap.pixel(x: 0, y: 0) & 0xFFFFFF
     }
 
-    @Test(arguments: [
-        (0.0, 0), (0.099, 0), (0.1, 1), (0.29, 1), (0.3, 2), (0.399, 2), (0.4, 0), (0.55, 1), (4.05, 0),
-    ] as [(Double, Int)])
+    @Test(
+        arguments: [
+            (0.0, 0), (0.099, 0), (0.1, 1), (0.29, 1), (0.3, 2), (0.399, 2), (0.4, 0), (0.55, 1), (4.05, 0),
+        ] as [(Double, Int)])
     func theFrameDueAtATime(elapsed: Double, frame: Int) {
         #expect(ImageView.frame(at: 10 + elapsed, start: 10, durations: [0.1, 0.2, 0.1], loopCount: 0) == frame)
     }
@@ -84,7 +85,10 @@ struct ImageViewAnimationTests {
 
     @Test func anAnimationThatPlaysTwiceStopsOnItsLastFrame() {
         let (bed, clock, view, _) = Self.bed(loopCount: 2)
-        for step in 1...20 { clock.advance(to: 10 + Double(step) * 0.05); bed.render() }
+        for step in 1...20 {
+            clock.advance(to: 10 + Double(step) * 0.05)
+            bed.render()
+        }
         #expect(shown(bed) == Self.rgbOf(.blue) && clock.pendingTimers.isEmpty && view.isAnimating)
     }
 

@@ -15,7 +15,8 @@ extension Image {
             fitting: fitting.map { (Int($0.width.rounded(.up)), Int($0.height.rounded(.up))) }, limits: limits)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<DecodedContents, Never>) in
             let work: @Sendable () -> Void = {
-                let contents = DecodedContents(Result { () throws(ImageDecodingError) in try ImageDecoder.read(contentsOfFile: path, options: options) })
+                let contents = DecodedContents(
+                    Result { () throws(ImageDecodingError) in try ImageDecoder.read(contentsOfFile: path, options: options) })
                 continuation.resume(returning: contents)
             }
             if !BackgroundThread.start(work) { work() }
