@@ -39,6 +39,14 @@ LOADED_LATER = ("libpangocairo", "libcairo", "libseat", "libinput", "libxkbcommo
 # uses them. The linked binary's own copies export nothing, so each library keeps to its own.)
 TEXT_LIBRARIES = ("libpango", "libcairo", "libharfbuzz", "libfontconfig", "libfreetype", "libfribidi", "libthai")
 BUDGET = 15 * 1024 * 1024                    # what a board carries beyond Debian's packages
+# The linked profile's own bound. The 15 MiB goal was set when the linked text stack was the release; since
+# issue 44 the release links Debian's shared libraries (10.1 MiB at issue 40's image decoders), and the linked
+# profile, an image builder's opt-in, carries the text stack's 5.0 MiB on top: 15.1 MiB since those decoders
+# (80 KB of their code; 14.3 at issue 44). What would bring it under 15 again, not done: GLib and GObject
+# built with a section per function (GObject's boxed types reach GRegex, which brings PCRE2's 300 KB), or
+# identical code folded (lld's --icf=all takes 520 KB, but C compares function pointers; Swift writes no
+# address-significance table for --icf=safe, which takes 12 KB). docs/PERFORMANCE.md, "What it costs".
+LINKED_BUDGET = 16 * 1024 * 1024
 # At most this much of the binary's code resident after a start (KiB). The kiosk's own code and the Swift
 # runtime's are 3.1-3.4 MiB (3.1-3.2 at e9f0874, 3.4 in two runs at 9882083, the sample 2 s after the start
 # holding input's set-up; 1.6 MiB of it the standard library's internal functions, which share one section
@@ -67,7 +75,7 @@ def needed_at_exec(path: Path) -> set[str]:
     return set(re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", dynamic))
 
 
-def build_and_trim(scratch: Path, built: Path, trimmed: Path, profile: list[str], what: str):
+def build_and_trim(scratch: Path, built: Path, trimmed: Path, profile: list[str], what: str, budget: int = BUDGET):
     """The release build into `scratch` (with `profile`, scripts/release-build's options), stripped and
     trimmed into `trimmed` as scripts/install does; checks what it needs at exec and its size."""
     # Incremental: scripts/test has built it already; alone, this builds it (about 2 minutes from nothing).
@@ -82,7 +90,7 @@ def build_and_trim(scratch: Path, built: Path, trimmed: Path, profile: list[str]
     expect(needed == AT_EXEC, f"{what}: needed at exec: {sorted(needed)}, expected {sorted(AT_EXEC)}")
     size = trimmed.stat().st_size
     note(f"{what}: {size / 1048576:.1f} MiB stripped, {len(needed)} libraries at exec")
-    expect(size <= BUDGET, f"{what}: {size} bytes, more than {BUDGET}")
+    expect(size <= budget, f"{what}: {size} bytes, more than {budget}")
 
 
 def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
@@ -92,7 +100,8 @@ def check_the_release_binary_needs_only_seven_libraries_at_exec(guest):
 
 def check_the_linked_text_stack_needs_the_same_seven(guest):
     # Its text code is inside: nothing of pango's is named at exec even before the trim (no -l of it linked).
-    build_and_trim(LINKED_SCRATCH, LINKED_BUILT, LINKED_TRIMMED, ["--text-stack", "linked"], "linked text stack")
+    build_and_trim(LINKED_SCRATCH, LINKED_BUILT, LINKED_TRIMMED, ["--text-stack", "linked"], "linked text stack",
+                   LINKED_BUDGET)
     named = [name for name in needed_at_exec(LINKED_BUILT) if name.startswith(TEXT_LIBRARIES)]
     expect(not named, f"the linked text stack's binary names text's shared libraries: {named}")
     state["linked"] = LINKED_TRIMMED
