@@ -82,6 +82,7 @@ public final class DrawingContext {
         case save, restore
         case translate(x: Double, y: Double)
         case scale(x: Double, y: Double)
+        case rotate(Double)
         case clip(Rect)
         case clipRoundedRect(Rect, radius: Double)
     }
@@ -111,6 +112,7 @@ public final class DrawingContext {
             case .restore: restore()
             case .translate(let x, let y): translateBy(x: x, y: y)
             case .scale(let x, let y): scaleBy(x: x, y: y)
+            case .rotate(let angle): rotate(by: angle)
             case .clip(let rect): clip(to: rect)
             case .clipRoundedRect(let rect, let radius): clip(toRoundedRect: rect, radius: radius)
             }
@@ -131,6 +133,8 @@ public final class DrawingContext {
             if !x.isFinite || !y.isFinite { fatalError("cairo_translate: invalid matrix (not invertible)") }
         case .scale(let x, let y):
             if !(x * y != 0) || !x.isFinite || !y.isFinite { fatalError("cairo_scale: invalid matrix (not invertible)") }
+        case .rotate(let angle):
+            if !angle.isFinite { fatalError("cairo_rotate: invalid matrix (not invertible)") }
         case .clip, .clipRoundedRect: break
         }
         pending.append(change)
@@ -165,6 +169,15 @@ public final class DrawingContext {
         if deferring(.scale(x: x, y: y)) { return }
         cairo_scale(cr, x, y)
         check("cairo_scale")
+    }
+
+    /// Turns later drawing by `angle` radians about the origin, from the x axis towards the y axis (clockwise
+    /// on the screen, whose y axis points down), as `CGContext.rotate(by:)` in UIKit's coordinates. An angle
+    /// that is not finite traps: cairo would invalidate the context. Calls `cairo_rotate`.
+    public func rotate(by angle: Double) {
+        if deferring(.rotate(angle)) { return }
+        cairo_rotate(cr, angle)
+        check("cairo_rotate")
     }
 
     /// Limits later drawing to `rect` (intersected with the current clip). Calls `cairo_clip`.

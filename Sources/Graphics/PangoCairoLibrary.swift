@@ -47,6 +47,7 @@ let cairo_rectangle = PangoCairoLibrary.shared.functions.cairo_rectangle!
 let cairo_recording_surface_create = PangoCairoLibrary.shared.functions.cairo_recording_surface_create!
 let cairo_recording_surface_ink_extents = PangoCairoLibrary.shared.functions.cairo_recording_surface_ink_extents!
 let cairo_restore = PangoCairoLibrary.shared.functions.cairo_restore!
+let cairo_rotate = PangoCairoLibrary.shared.functions.cairo_rotate!
 let cairo_save = PangoCairoLibrary.shared.functions.cairo_save!
 let cairo_scale = PangoCairoLibrary.shared.functions.cairo_scale!
 let cairo_set_fill_rule = PangoCairoLibrary.shared.functions.cairo_set_fill_rule!

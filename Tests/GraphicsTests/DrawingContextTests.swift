@@ -56,6 +56,25 @@ import Testing
         #expect(bitmap.inkPixelCount == 5)
     }
 
+    /// A quarter turn takes the x axis to the y axis: clockwise on the screen, as UIKit's `rotate(by:)`; a
+    /// deferred context replays it.
+    @Test func rotateTurnsClockwise() {
+        func draw(_ context: DrawingContext) {
+            context.translateBy(x: 5, y: 5)
+            context.rotate(by: Double.pi / 2)
+            // Right of the origin, along x: after the turn, below it, in column 4 (x from -1 to 0).
+            context.fill(Rect(x: 1, y: 0, width: 3, height: 1), color: .red)
+        }
+        let bitmap = Bitmap(width: 10, height: 10)
+        draw(DrawingContext(bitmap: bitmap))
+        #expect((6...8).allSatisfy { bitmap.pixel(x: 4, y: $0) == 0xFFFF_0000 })
+        #expect(bitmap.pixel(x: 6, y: 5) == 0 && bitmap.inkPixelCount == 3)
+        let deferred = DrawingContext(makingBitmapOnFirstDrawing: { Bitmap(width: 10, height: 10) }, prepare: { _ in })
+        draw(deferred)
+        deferred.flush()
+        #expect(deferred.bitmap.allPixels == bitmap.allPixels)
+    }
+
     @Test func clipLimitsDrawing() {
         let bitmap = Bitmap(width: 10, height: 10)
         let context = DrawingContext(bitmap: bitmap)

@@ -41,6 +41,7 @@
     F(cairo_recording_surface_create) \
     F(cairo_recording_surface_ink_extents) \
     F(cairo_restore) \
+    F(cairo_rotate) \
     F(cairo_save) \
     F(cairo_scale) \
     F(cairo_set_fill_rule) \
