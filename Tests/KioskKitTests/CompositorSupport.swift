@@ -1,5 +1,6 @@
 import Foundation
 import GoldenImages
+import KioskTesting
 import Testing
 
 @testable import KioskKit
@@ -106,4 +107,23 @@ final class CountingView: View {
         draws += 1
         DrawingContext.current?.fill(bounds, color: color)
     }
+}
+
+/// Hides `view`, which animates itself, lets its next step come due at `due` and checks that no timer
+/// follows and no frame comes until `until`; then shows it again (a view that paces itself by being seen).
+@MainActor
+func expectNothingRunsWhileHidden(
+    _ view: View, bed: RenderBed, clock: ManualClock, due: TimeInterval, until: TimeInterval,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    view.isHidden = true
+    bed.render()
+    clock.advance(to: due)
+    bed.render()
+    #expect(clock.pendingTimers.isEmpty, "a timer while hidden", sourceLocation: sourceLocation)
+    let presented = bed.output.presented.count
+    clock.advance(to: until)
+    bed.render()
+    #expect(bed.output.presented.count == presented, "no frame while hidden", sourceLocation: sourceLocation)
+    view.isHidden = false
 }

@@ -95,16 +95,7 @@ struct ImageViewAnimationTests {
     /// Hidden, its timer runs out and none follows; shown again, it takes up the frame due then.
     @Test func aHiddenAnimationCostsNothing() {
         let (bed, clock, view, _) = Self.bed()
-        view.isHidden = true
-        bed.render()
-        clock.advance(to: 10.1)
-        bed.render()
-        #expect(clock.pendingTimers.isEmpty)
-        let presented = bed.output.presented.count
-        clock.advance(to: 12.0)
-        bed.render()
-        #expect(bed.output.presented.count == presented, "no frame while hidden")
-        view.isHidden = false
+        expectNothingRunsWhileHidden(view, bed: bed, clock: clock, due: 10.1, until: 12.0)
         // 2.0 s in: frame 0 of the sixth play (0.4 s each) is due until 2.1 s.
         #expect(shown(bed) == Self.rgbOf(.red))
         #expect(clock.pendingTimers.map(\.deadline) == [12.1])

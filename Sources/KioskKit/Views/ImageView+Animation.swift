@@ -6,12 +6,8 @@ struct ImageAnimationState {
     var frame = 0
     /// When the animation's first frame began (the frame clock's time); nil when not playing.
     var start: TimeInterval?
-    /// The timer for the next frame change, made when a frame is drawn.
-    var timer: FrameTimer?
-    /// The window's composition serial when the view was last composed on screen.
-    var shownSerial: UInt64 = 0
-    /// The timer came while the view was not on screen: the next frame that composes it there goes on.
-    var waitsToBeShown = false
+    /// The timer for the next frame change, and whether the view waits to be seen (`SeenPacing`).
+    var pacing = SeenPacing()
     /// `stopAnimating()` was called.
     var isStopped = false
 }
@@ -19,11 +15,8 @@ struct ImageAnimationState {
 /// An animated image plays by itself (as in `UIImageView`), paced by the frame clock, and costs nothing
 /// while nobody sees it.
 ///
-/// How: each drawn frame schedules one timer, at the time the next frame is due. When it fires, the view
-/// moves on to the frame due now (skipping any that a stall made late) and asks to be drawn only if the
-/// last frame composed of its window had it on screen (`View.willBeComposed(onScreen:)`); otherwise it
-/// stops there, with no timer. Hidden, transparent, in no window or scrolled away, it is not composed on
-/// screen, so nothing runs; when a frame composes it on screen again, it takes up the frame due then.
+/// How: `SeenPacing`, one timer per drawn frame, at the time the next frame is due; the view moves on to
+/// the frame due then (skipping any that a stall made late), and only while it is composed on screen.
 /// A file's loop count is kept (an animated GIF that plays three times stops on its last frame).
 extension ImageView {
     /// Whether the image's animation is playing: an animated image plays unless `stopAnimating()` (as
@@ -52,40 +45,32 @@ extension ImageView {
 
     func animationWindowDidChange() {
         // Back in a window, the frame due now is drawn when it is composed.
-        if window != nil, animation.start != nil { animation.waitsToBeShown = true }
+        if window != nil, animation.start != nil { animation.pacing.waitToBeShown() }
     }
 
     private func restartAnimation() {
-        animation.timer?.cancel()
-        animation.timer = nil
+        animation.pacing.cancel()
         animation.frame = 0
-        animation.waitsToBeShown = false
         animation.start = animatedFrames != nil && !animation.isStopped ? Application.shared.clock.now : nil
         setNeedsDisplay()
     }
 
     /// A frame was drawn: the timer for the next change, unless one is set or the animation is over.
     func animationDidDraw() {
-        guard animation.timer == nil, let start = animation.start, let (durations, loopCount) = animatedFrames else { return }
+        guard let start = animation.start, let (durations, loopCount) = animatedFrames else { return }
         guard let due = Self.nextChange(after: Application.shared.clock.now, start: start, durations: durations, loopCount: loopCount)
         else { return }
-        animation.timer = Application.shared.clock.schedule(at: due) { [weak self] in self?.animationTimerFired() }
+        animation.pacing.schedule(at: due) { [weak self] in self?.animationTimerFired() }
     }
 
     private func animationTimerFired() {
-        animation.timer = nil
-        guard let window, animation.shownSerial == window.compositionSerial, !window.isHidden else {
-            animation.waitsToBeShown = true
-            return
-        }
+        guard animation.pacing.timerFired(in: window) else { return }
         advanceToFrameDue()
         setNeedsDisplay()
     }
 
     func animationWasComposedOnScreen() {
-        animation.shownSerial = window?.compositionSerial ?? 0
-        guard animation.waitsToBeShown else { return }
-        animation.waitsToBeShown = false
+        guard animation.pacing.composedOnScreen(in: window) else { return }
         advanceToFrameDue()
         markForDrawingInThisFrame()
     }
