@@ -6,8 +6,17 @@ open class Button: Control {
     open var title: String? { didSet { if title != oldValue { contentDidChange() } } }
     open var image: Bitmap? { didSet { if image !== oldValue { contentDidChange() } } }
     open var font: Font = .system(size: 20, weight: .medium) { didSet { if font != oldValue { contentDidChange() } } }
-    /// UIKit's system blue.
-    open var titleColor: Color = Color(red: 0, green: 122.0 / 255, blue: 1) { didSet { if titleColor != oldValue { setNeedsDisplay() } } }
+    /// The title's colour: the one set, else the tint (`tintColor`, UIKit's system blue unless a view above
+    /// sets another), as a system button's.
+    open var titleColor: Color {
+        get { ownTitleColor ?? tintColor }
+        set {
+            guard newValue != ownTitleColor else { return }
+            ownTitleColor = newValue
+            setNeedsDisplay()
+        }
+    }
+    private var ownTitleColor: Color?
     open var highlightedTitleColor: Color? { didSet { if highlightedTitleColor != oldValue { setNeedsDisplay() } } }
     /// The background while pressed; nil: the background colour with 30% black over it.
     open var highlightedBackgroundColor: Color? { didSet { if highlightedBackgroundColor != oldValue { setNeedsDisplay() } } }
@@ -42,6 +51,11 @@ open class Button: Control {
         return TextLayout(
             text: title, font: font, color: currentTitleColor, alignment: .left, lineBreakMode: .truncatingTail, width: width,
             maxLines: 1)
+    }
+
+    override open func tintColorDidChange() {
+        super.tintColorDidChange()
+        if ownTitleColor == nil { setNeedsDisplay() }
     }
 
     /// The title's colour in the current state.

@@ -1,5 +1,6 @@
 /// A bar that fills from its leading end as a task goes on (as `UIProgressView`): `progress` from 0 to 1,
-/// drawn over the bar's whole width in `progressTintColor` on a track of `trackTintColor`. In the default
+/// drawn over the bar's whole width in `progressTintColor` (by default the tint) on a track of
+/// `trackTintColor`. In the default
 /// style both have round ends, as UIKit's since iOS 14; the bar style (a toolbar's) has square ends and no
 /// track unless one is given. Its intrinsic height is 4 points, its width is the layout's.
 ///
@@ -17,8 +18,6 @@ open class ProgressView: View {
 
     /// How long `setProgress(_:animated: true)` takes.
     public static let animationDuration: TimeInterval = 0.25
-    /// UIKit's system blue, the fill unless `progressTintColor` is set.
-    public static let defaultProgressTintColor = Color(red: 0, green: 122.0 / 255, blue: 1)
     /// The default style's track unless `trackTintColor` is set (UIKit's light track fill).
     public static let defaultTrackTintColor = Color(red: 229.0 / 255, green: 229.0 / 255, blue: 234.0 / 255)
 
@@ -29,7 +28,7 @@ open class ProgressView: View {
         get { value }
         set { setProgress(newValue, animated: false) }
     }
-    /// The fill's colour; nil: `defaultProgressTintColor`.
+    /// The fill's colour; nil: the tint (`tintColor`).
     open var progressTintColor: Color? { didSet { if progressTintColor != oldValue { setNeedsDisplay() } } }
     /// The track's colour; nil: `defaultTrackTintColor` in the default style, none in the bar style.
     open var trackTintColor: Color? { didSet { if trackTintColor != oldValue { setNeedsDisplay() } } }
@@ -70,6 +69,11 @@ open class ProgressView: View {
         link.add()
     }
 
+    override open func tintColorDidChange() {
+        super.tintColorDidChange()
+        if progressTintColor == nil { setNeedsDisplay() }
+    }
+
     override open var intrinsicContentSize: Size { Size(width: View.noIntrinsicMetric, height: 4) }
     override open func sizeThatFits(_ size: Size) -> Size { Size(width: size.width, height: 4) }
 
@@ -84,7 +88,7 @@ open class ProgressView: View {
         guard width > 0 else { return }
         context.fillRoundedRect(
             Rect(x: bounds.minX, y: bounds.minY, width: width, height: bounds.height), radius: radius,
-            color: progressTintColor ?? Self.defaultProgressTintColor)
+            color: progressTintColor ?? tintColor)
     }
 
     /// One frame of the animation: the eased fraction for the time that frame is shown.

@@ -22,8 +22,12 @@ open class NavigationBar: View {
 
     /// The bar's background (as `UINavigationBar.barTintColor`; UIKit's light bar grey by default).
     open var barTintColor = Color(white: 0.97) { didSet { if barTintColor != oldValue { backgroundColor = barTintColor } } }
-    /// The colour of the buttons' titles and images (as `UINavigationBar.tintColor`; UIKit's system blue).
-    open var tintColor = Color(red: 0, green: 122.0 / 255, blue: 1) { didSet { if tintColor != oldValue { rebuildContent() } } }
+    /// The buttons' titles and images are in the bar's `tintColor` (as `UINavigationBar`'s: the view's,
+    /// inherited from the window unless set on the bar).
+    override open func tintColorDidChange() {
+        super.tintColorDidChange()
+        rebuildContent()
+    }
     /// The title's colour (UIKit's `titleTextAttributes` foreground colour; black by default).
     open var titleTextColor = Color.black { didSet { if titleTextColor != oldValue { rebuildContent() } } }
 

@@ -186,6 +186,13 @@ open class View: Responder {
     /// When false, touches pass through the view and its subviews as if they were not there.
     @exclusivity(unchecked) open var isUserInteractionEnabled = true
 
+    /// The tint this view sets itself; nil: its superview's (`tintColor`, View+Tint.swift).
+    var ownTintColor: Color?
+
+    /// The view's tint (`tintColor`) changed: set on it or on the superview it takes it from, or it moved
+    /// under another tint (as `UIView.tintColorDidChange()`). A view that draws with its tint redraws here.
+    open func tintColorDidChange() {}
+
     /// A name for logs and traces (`"buy-button"`); the type name is used when it is nil.
     open var identifier: String?
 
@@ -286,6 +293,7 @@ open class View: Responder {
         precondition(view !== self, "View.insertSubview: a view cannot be its own subview")
         precondition(!isDescendant(of: view), "View.insertSubview: adding an ancestor as a subview would make a cycle")
         let oldWindow = view.window
+        let oldTint: Color = view.tintColor
         let controllers = view.childControllersInSubtree()
         for controller in controllers { controller.viewWillMove(toWindow: window) }
         defer { for controller in controllers { controller.endAppearanceTransition() } }
@@ -301,6 +309,7 @@ open class View: Responder {
         view.superview = self
         if joins { LayoutEngine.subtreeDidJoin(view) }
         view.windowMayHaveChanged(from: oldWindow)
+        view.tintMayHaveChanged(from: oldTint)
         view.subtreeDidChange()
         didAddSubview(view)
     }
@@ -326,6 +335,7 @@ open class View: Responder {
     public func removeFromSuperview() {
         guard superview != nil else { return }
         let oldWindow = window
+        let oldTint: Color = tintColor
         let controllers = childControllersInSubtree()
         for controller in controllers { controller.viewWillMove(toWindow: nil) }
         defer { for controller in controllers { controller.endAppearanceTransition() } }
@@ -335,6 +345,7 @@ open class View: Responder {
         LayoutEngine.subtreeWillLeave(self)
         detachFromSuperview()
         windowMayHaveChanged(from: oldWindow)
+        tintMayHaveChanged(from: oldTint)
     }
 
     public func bringSubviewToFront(_ view: View) {
