@@ -63,12 +63,13 @@ struct SwitchTests {
         bed.render.render()
         let midway = toggle.thumb.presentationFrame.minX
         #expect(midway > offFrame.minX + 2 && midway < onFrame.minX - 2, "on its way: \(midway)")
-        bed.advance(by: Switch.animationDuration)
-        bed.render.render()
-        #expect(toggle.thumb.presentationFrame == onFrame)
         toggle.isOn = false
         bed.render.render()
-        #expect(toggle.thumb.presentationFrame == offFrame, "set without animation: there at once")
+        #expect(toggle.thumb.presentationFrame == offFrame, "set without animation mid-way: there at once")
+        toggle.setOn(true, animated: true)
+        bed.advance(by: Switch.animationDuration + 0.1)
+        bed.render.render()
+        #expect(toggle.thumb.presentationFrame == onFrame)
         #expect(events.values.isEmpty)
     }
 

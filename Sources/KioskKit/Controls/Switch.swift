@@ -176,6 +176,8 @@ open class Switch: Control {
             View.animate(
                 withDuration: Self.animationDuration, options: [.beginFromCurrentState, .allowUserInteraction], animations: changes)
         } else {
+            // At once means on the screen too: a slide still under way stops where the state now is.
+            for part in [track, thumb] { Application.shared.animator.removeAnimations(inside: part) }
             changes()
         }
     }
