@@ -166,7 +166,9 @@ struct HitTestIndexTests {
 
     /// The KioskKit classes that override `hitTest` or `point(inside:)` (a touch area larger than their
     /// bounds), each made once: none may be in the list of classes whose frames the grid trusts.
-    static let overridingClasses: [String: @MainActor () -> View] = ["Switch": { Switch() }, "Slider": { Slider() }]
+    static let overridingClasses: [String: @MainActor () -> View] = [
+        "Switch": { Switch() }, "Slider": { Slider() }, "Stepper": { Stepper() },
+    ]
 
     /// Only the classes above override `hitTest` or `point(inside:)`, and the grid does not trust their
     /// frames (`View.hitTestsWithinFrame`): a class that must override them leaves that list first.

@@ -103,6 +103,16 @@ struct StepperTests {
         bed.render.bed.touch(again, .ended, time: bed.clock.now)
     }
 
+    @Test func theTouchAreaIsAtLeast44PointsTall() {
+        let (bed, stepper, _) = Self.stepperBed()
+        // The plate is 100...132: 44 around its middle is 94...138.
+        Self.press(bed, Point(x: 170, y: 137))
+        Self.press(bed, Point(x: 170, y: 95))
+        #expect(stepper.value == 2)
+        Self.press(bed, Point(x: 170, y: 139))
+        #expect(stepper.value == 2)
+    }
+
     @Test func theLookOfEachState() throws {
         let r = RenderBed(width: 320, height: 50)
         let window = r.bed.window("main")

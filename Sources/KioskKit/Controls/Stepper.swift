@@ -1,5 +1,6 @@
 /// A pair of buttons that step a value down and up (as `UIStepper`): − and +, side by side on a rounded
-/// plate, 94 x 32 points (UIKit's size, its `intrinsicContentSize`; drawn at the centre of larger bounds).
+/// plate, 94 x 32 points (UIKit's size, its `intrinsicContentSize`; drawn at the centre of larger bounds),
+/// with a touch area at least 44 points tall.
 /// A touch on one steps the value by `stepValue` at once; held, it steps again after half a second, then
 /// ten times a second, and twenty once it has repeated for two seconds (`autorepeat`). At an end the
 /// value stops there and that button is dimmed, unless `wraps`, which goes round to the other end.
@@ -57,6 +58,12 @@ open class Stepper: Control {
     override public init(frame: Rect = .zero) {
         let size = frame.size == .zero ? Self.standardSize : frame.size
         super.init(frame: Rect(x: frame.minX, y: frame.minY, width: size.width, height: size.height))
+    }
+
+    /// Its bounds, grown to at least 44 points tall around the middle (the plate is 32).
+    override open func point(inside point: Point, with event: Event?) -> Bool {
+        let height = max(bounds.height, 44)
+        return Rect(x: bounds.minX, y: bounds.midY - height / 2, width: bounds.width, height: height).contains(point)
     }
 
     override open var intrinsicContentSize: Size { Self.standardSize }
