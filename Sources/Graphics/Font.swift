@@ -5,12 +5,13 @@ import CLazyPangoCairo
 /// glyph (CJK, Arabic, ...), so the family is a preference, not a promise.
 public struct Font: Hashable, Sendable, CustomStringConvertible {
     public enum Weight: Hashable, Sendable {
-        case regular, medium, bold
+        case regular, medium, semibold, bold
 
         var pangoWeight: PangoWeight {
             switch self {
             case .regular: PANGO_WEIGHT_NORMAL
             case .medium: PANGO_WEIGHT_MEDIUM
+            case .semibold: PANGO_WEIGHT_SEMIBOLD
             case .bold: PANGO_WEIGHT_BOLD
             }
         }
