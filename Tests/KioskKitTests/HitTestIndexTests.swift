@@ -168,6 +168,7 @@ struct HitTestIndexTests {
     /// bounds), each made once: none may be in the list of classes whose frames the grid trusts.
     static let overridingClasses: [String: @MainActor () -> View] = [
         "Switch": { Switch() }, "Slider": { Slider() }, "Stepper": { Stepper() },
+        "PageControl": { PageControl() },
     ]
 
     /// Only the classes above override `hitTest` or `point(inside:)`, and the grid does not trust their
