@@ -80,8 +80,11 @@ def check_a_name_typed_on_the_keyboard_and_reserve_dismisses_it(guest):
     expect(all("text" not in e for e in edits), edits)
     before = len(events())
     screen.play(f"tap {at(*ALERT_RESERVE)} 60")
-    wait_until(lambda: [e for e in events()[before:] if e["event"] == "window.hidden" and e["window"] == "AlertController.window"],
-               "the alert's window hidden", 30, lambda: f"{events()[-6:]}")
+    # Its viewDidDisappear comes once its window is hidden, in a later turn of the run loop: waited for too,
+    # or under load the trace is read between the two.
+    wait_until(lambda: [e for e in events()[before:] if e["event"] == "window.hidden" and e["window"] == "AlertController.window"]
+               and [e for e in events()[before:] if e["event"] == "controller.disappear" and e["controller"] == "AlertController"],
+               "the alert's window hidden and its controller gone", 30, lambda: f"{events()[-6:]}")
     lines = events()[before:]
     tapped = next(e for e in lines if e["event"] == "touch" and e["phase"] == "began")
     expect(tapped["window"] == "AlertController.window" and tapped["view"] == "alert.action.Reserve", tapped)
