@@ -16,12 +16,43 @@ open class Control: View {
         public static let valueChanged = Events(rawValue: 1 << 12)
     }
 
+    /// The states a control's look can be set for (as `UIControl.State`, the same raw values); a
+    /// combination (`[.selected, .highlighted]`) is a state of its own.
+    public struct State: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+
+        public static let normal: State = []
+        public static let highlighted = State(rawValue: 1 << 0)
+        public static let disabled = State(rawValue: 1 << 1)
+        public static let selected = State(rawValue: 1 << 2)
+    }
+
+    /// The state now: highlighted while a finger is on it, disabled, selected (as `UIControl.state`).
+    public var state: State {
+        var state: State = []
+        if isHighlighted { state.insert(.highlighted) }
+        if !isEnabled { state.insert(.disabled) }
+        if isSelected { state.insert(.selected) }
+        return state
+    }
+
+    /// Whether the control is selected (as `UIControl.isSelected`): the app sets it, for a button that
+    /// toggles, a tab; it changes only the look (`state`).
+    open var isSelected = false {
+        didSet { if isSelected != oldValue { stateDidChange() } }
+    }
+
+    /// `isHighlighted`, `isEnabled` or `isSelected` changed: the look is redrawn (a subclass with per-state
+    /// content also resizes).
+    open func stateDidChange() { setNeedsDisplay() }
+
     /// A disabled control ignores touches and draws dimmed. Disabled while a finger is on it (a session
     /// timing out under a held button), it lets that touch go: `.touchCancel`, and no `.touchUpInside`.
     open var isEnabled = true {
         didSet {
             guard isEnabled != oldValue else { return }
-            setNeedsDisplay()
+            stateDidChange()
             if !isEnabled, isTracking {
                 endTracking()
                 sendActions(for: .touchCancel)
@@ -29,7 +60,7 @@ open class Control: View {
         }
     }
     /// True while a finger is down on the control and inside it.
-    open var isHighlighted = false { didSet { if isHighlighted != oldValue { setNeedsDisplay() } } }
+    open var isHighlighted = false { didSet { if isHighlighted != oldValue { stateDidChange() } } }
     /// Whether the control is tracking a touch now.
     public private(set) var isTracking = false
 
