@@ -56,6 +56,34 @@ struct ControlsTests {
         }
     }
 
+    /// `.primaryActionTriggered`, UIKit's semantic event: a button's tap, a value control's change, Return in
+    /// a text field; a handler for it and another event is called once.
+    @Test func thePrimaryActionComesWithTheEventThatIsIt() {
+        let bed = AnimationBed()
+        let button = Button(title: "Buy", frame: Rect(x: 10, y: 10, width: 100, height: 44))
+        let toggle = Switch(frame: Rect(x: 10, y: 80, width: 0, height: 0))
+        let field = TextField(frame: Rect(x: 10, y: 140, width: 200, height: 40))
+        let log = Recorded<String>()
+        let pairs: [(String, Control, Control.Events)] = [
+            ("button", button, .touchUpInside), ("switch", toggle, .valueChanged), ("field", field, .editingDidEndOnExit),
+        ]
+        for (name, control, event) in pairs {
+            bed.window.addSubview(control)
+            control.addAction(for: .primaryActionTriggered) { _ in log.values.append("\(name) primary") }
+            control.addAction(for: [event, .primaryActionTriggered]) { _ in log.values.append("\(name) once") }
+        }
+        bed.render.render()
+        for point in [Point(x: 50, y: 30), Point(x: 30, y: 95)] {
+            let touch = bed.render.bed.touchDown(at: point, time: bed.clock.now)
+            bed.render.bed.touch(touch, .ended, time: bed.clock.now)
+        }
+        #expect(log.values == ["button primary", "button once", "switch primary", "switch once"])
+        log.values = []
+        #expect(field.becomeFirstResponder())
+        field.pressReturn()
+        #expect(log.values == ["field primary", "field once"])
+    }
+
     @Test func theyAreDrawnUprightOnAScreenTurnedAQuarter() throws {
         let r = RenderBed(width: 480, height: 320, rotation: .rotated90)
         let window = r.bed.window("main")

@@ -79,6 +79,9 @@ open class Button: Control {
         if resizes { contentDidChange() } else { setNeedsDisplay() }
     }
 
+    /// A tap is a button's primary action (`.primaryActionTriggered` with `.touchUpInside`).
+    override open var sendsPrimaryActionOnTouchUpInside: Bool { true }
+
     override open func stateDidChange() {
         super.stateDidChange()
         // A state with a title or an image of its own may need another size.

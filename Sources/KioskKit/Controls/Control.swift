@@ -14,6 +14,14 @@ open class Control: View {
         public static let touchUpOutside = Events(rawValue: 1 << 7)
         public static let touchCancel = Events(rawValue: 1 << 8)
         public static let valueChanged = Events(rawValue: 1 << 12)
+        /// The control's one action happened (UIKit's semantic event): a button tapped (with
+        /// `.touchUpInside`), a value control changed (with every `.valueChanged`), Return in a text field
+        /// (with `.editingDidEndOnExit`).
+        public static let primaryActionTriggered = Events(rawValue: 1 << 13)
+        /// Every touch event (UIKit's `allTouchEvents`).
+        public static let allTouchEvents = Events(rawValue: 0x0FFF)
+        /// Every event (UIKit's `allEvents`).
+        public static let allEvents = Events(rawValue: 0x0FFF_FFFF)
     }
 
     /// The states a control's look can be set for (as `UIControl.State`, the same raw values); a
@@ -90,6 +98,13 @@ open class Control: View {
             ))
     }
 
+    /// Whether a lift inside is the control's primary action (a button's), sent with `.touchUpInside`;
+    /// value controls send theirs with `.valueChanged` (`sendValueChanged()`).
+    open var sendsPrimaryActionOnTouchUpInside: Bool { false }
+
+    /// `.valueChanged`, the primary action of a control that holds a value.
+    public func sendValueChanged() { sendActions(for: [.valueChanged, .primaryActionTriggered]) }
+
     /// Runs the actions registered for any of `events`.
     public func sendActions(for events: Events) {
         for action in actions where !action.events.isDisjoint(with: events) { action.handler(self) }
@@ -140,7 +155,9 @@ open class Control: View {
         // fires where its touches land.
         let inside = self.point(inside: touch.location(in: self), with: event)
         endTracking()
-        sendActions(for: inside ? .touchUpInside : .touchUpOutside)
+        var events: Events = inside ? .touchUpInside : .touchUpOutside
+        if inside, sendsPrimaryActionOnTouchUpInside { events.insert(.primaryActionTriggered) }
+        sendActions(for: events)
     }
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {

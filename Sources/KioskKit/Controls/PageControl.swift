@@ -78,7 +78,7 @@ open class PageControl: Control {
         let page = min(max(currentPage + step, 0), numberOfPages - 1)
         guard page != currentPage else { return }
         currentPage = page
-        sendActions(for: .valueChanged)
+        sendValueChanged()
     }
 
     override open func draw(_ rect: Rect) {

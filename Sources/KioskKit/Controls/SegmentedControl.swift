@@ -214,11 +214,11 @@ open class SegmentedControl: Control {
         guard let lifted else { return }
         if isMomentary {
             selectedSegmentIndex = lifted
-            sendActions(for: .valueChanged)
+            sendValueChanged()
             selectedSegmentIndex = Self.noSegment
         } else if lifted != selectedSegmentIndex {
             selectedSegmentIndex = lifted
-            sendActions(for: .valueChanged)
+            sendValueChanged()
         }
     }
 

@@ -145,7 +145,7 @@ open class Slider: Control {
         let ended = dragTouch.map { touches.contains($0) } ?? false
         if ended { dragTouch = nil }
         super.touchesEnded(touches, with: event)
-        if ended, !isContinuous, current != valueAtTouchDown { sendActions(for: .valueChanged) }
+        if ended, !isContinuous, current != valueAtTouchDown { sendValueChanged() }
     }
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {
@@ -157,7 +157,7 @@ open class Slider: Control {
     private func follow(to x: Double) {
         let before = current
         setValue(value(atThumbCenterX: x), animated: false)
-        if isContinuous, current != before { sendActions(for: .valueChanged) }
+        if isContinuous, current != before { sendValueChanged() }
     }
 
     // MARK: Geometry

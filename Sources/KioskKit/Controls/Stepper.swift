@@ -127,7 +127,7 @@ open class Stepper: Control {
         guard pressedDirection != nil else { return }
         pressedDirection = nil
         setNeedsDisplay()
-        if !isContinuous, current != valueAtTouchDown { sendActions(for: .valueChanged) }
+        if !isContinuous, current != valueAtTouchDown { sendValueChanged() }
     }
 
     /// One step in the pressed direction: the value moves (or wraps), sent when continuous.
@@ -139,7 +139,7 @@ open class Stepper: Control {
         }
         let before = current
         current = pinned(next)
-        if isContinuous, current != before { sendActions(for: .valueChanged) }
+        if isContinuous, current != before { sendValueChanged() }
     }
 
     /// When repeat `index` (from 0) of a held button comes, after the press: `repeatDelay`, then one each

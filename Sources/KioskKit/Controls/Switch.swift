@@ -122,7 +122,7 @@ open class Switch: Control {
         let value = slidSide ?? (inside ? !valueAtTouchDown : valueAtTouchDown)
         finish(with: value)
         super.touchesEnded(touches, with: event)
-        if on != valueAtTouchDown { sendActions(for: .valueChanged) }
+        if on != valueAtTouchDown { sendValueChanged() }
     }
 
     override open func touchesCancelled(_ touches: Set<Touch>, with event: Event) {

@@ -428,7 +428,7 @@ open class TextField: Control, KeyInput {
     /// in `textFieldShouldReturn` keeps its choice.
     func pressReturn() {
         guard delegate?.textFieldShouldReturn(self) ?? true else { return }
-        sendActions(for: .editingDidEndOnExit)
+        sendActions(for: [.editingDidEndOnExit, .primaryActionTriggered])
         guard isFirstResponder else { return }
         if returnKeyType == .next, let next = nextTextField(), next.becomeFirstResponder() { return }
         resignFirstResponder()
