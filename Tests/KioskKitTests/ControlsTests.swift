@@ -56,6 +56,33 @@ struct ControlsTests {
         }
     }
 
+    /// Placed by constraints alone, each control takes its intrinsic size (the width too where it has one),
+    /// with no layout problem.
+    @Test func constraintsGiveEachControlItsIntrinsicSize() {
+        let bed = LayoutBed()
+        let segments = SegmentedControl(titles: ["Day", "Week"])
+        let dots = PageControl()
+        dots.numberOfPages = 3
+        let controls: [Control] = [Switch(), Stepper(), segments, dots, Slider()]
+        var above = bed.container.topAnchor
+        for control in controls {
+            control.translatesAutoresizingMaskIntoConstraints = false
+            bed.container.addSubview(control)
+            LayoutConstraint.activate([
+                control.leadingAnchor.constraint(equalTo: bed.container.leadingAnchor, constant: 10),
+                control.topAnchor.constraint(equalTo: above, constant: 4),
+            ])
+            above = control.bottomAnchor
+        }
+        // The slider has no intrinsic width: the layout gives it one.
+        controls[4].widthAnchor.constraint(equalToConstant: 200).isActive = true
+        bed.layout()
+        #expect(bed.takeProblems().isEmpty)
+        #expect(controls[0].frame.size == Size(width: 51, height: 31) && controls[1].frame.size == Size(width: 94, height: 32))
+        #expect(controls[2].frame.size == segments.intrinsicContentSize && controls[3].frame.size == Size(width: 56, height: 26))
+        #expect(controls[4].frame.size == Size(width: 200, height: 31) && controls[4].frame.minY == controls[3].frame.maxY + 4)
+    }
+
     /// `.primaryActionTriggered`, UIKit's semantic event: a button's tap, a value control's change, Return in
     /// a text field; a handler for it and another event is called once.
     @Test func thePrimaryActionComesWithTheEventThatIsIt() {
