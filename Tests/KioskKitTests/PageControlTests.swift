@@ -4,7 +4,7 @@ import Testing
 @testable import KioskKit
 
 /// `PageControl` as UIPageControl: a tap beside the current dot moves one page (`.valueChanged`), the page
-/// pinned to the pages, hidden for a single page when asked, its size, and its look.
+/// pinned to the pages, no dot for a single page when asked, its size, and its look.
 @MainActor
 @Suite(.serialized)
 struct PageControlTests {
@@ -45,9 +45,11 @@ struct PageControlTests {
         #expect(dots.currentPage == 0)
         #expect(dots.intrinsicContentSize == Size(width: 16 + 8 + 16, height: 26) && dots.size(forNumberOfPages: 0).width == 0)
         dots.hidesForSinglePage = true
-        #expect(!dots.isHidden)
+        #expect(dots.showsDots)
         dots.numberOfPages = 1
-        #expect(dots.isHidden)
+        #expect(!dots.showsDots && !dots.isHidden, "the dots go; the view's isHidden stays the app's")
+        dots.hidesForSinglePage = false
+        #expect(dots.showsDots)
     }
 
     @Test func theLook() throws {

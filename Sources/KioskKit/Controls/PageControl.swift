@@ -27,7 +27,6 @@ open class PageControl: Control {
         didSet {
             numberOfPages = max(numberOfPages, 0)
             currentPage = min(currentPage, max(numberOfPages - 1, 0))
-            isHidden = hidesForSinglePage && numberOfPages <= 1
             invalidateIntrinsicContentSize()
             setNeedsDisplay()
         }
@@ -39,8 +38,10 @@ open class PageControl: Control {
             if currentPage != oldValue { setNeedsDisplay() }
         }
     }
-    /// Whether it hides itself with one page or none.
-    open var hidesForSinglePage = false { didSet { isHidden = hidesForSinglePage && numberOfPages <= 1 } }
+    /// Whether it shows no dot with one page or none (its `isHidden` stays the app's, as UIKit's).
+    open var hidesForSinglePage = false { didSet { if hidesForSinglePage != oldValue { setNeedsDisplay() } } }
+    /// Whether the dots are drawn: not for a single page when `hidesForSinglePage`.
+    public var showsDots: Bool { numberOfPages > (hidesForSinglePage ? 1 : 0) }
     /// The dots' colours; nil: the defaults above.
     open var pageIndicatorTintColor: Color? { didSet { setNeedsDisplay() } }
     open var currentPageIndicatorTintColor: Color? { didSet { setNeedsDisplay() } }
@@ -82,7 +83,7 @@ open class PageControl: Control {
     }
 
     override open func draw(_ rect: Rect) {
-        guard let context = DrawingContext.current, numberOfPages > 0 else { return }
+        guard let context = DrawingContext.current, showsDots else { return }
         let other = pageIndicatorTintColor ?? Self.defaultPageIndicatorTintColor
         let current = currentPageIndicatorTintColor ?? Self.defaultCurrentPageIndicatorTintColor
         for index in 0..<numberOfPages {
