@@ -57,8 +57,7 @@ open class PageControl: Control {
 
     /// Its bounds, grown to at least 44 points tall around the middle.
     override open func point(inside point: Point, with event: Event?) -> Bool {
-        let height = max(bounds.height, 44)
-        return Rect(x: bounds.minX, y: bounds.midY - height / 2, width: bounds.width, height: height).contains(point)
+        touchTarget().contains(point)
     }
 
     /// The centre of page `index`'s dot, the row centred in the bounds.

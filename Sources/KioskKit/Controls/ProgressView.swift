@@ -19,7 +19,7 @@ open class ProgressView: View {
     /// How long `setProgress(_:animated: true)` takes.
     public static let animationDuration: TimeInterval = 0.25
     /// The default style's track unless `trackTintColor` is set (UIKit's light track fill).
-    public static let defaultTrackTintColor = Color(red: 229.0 / 255, green: 229.0 / 255, blue: 234.0 / 255)
+    public static let defaultTrackTintColor = Color.systemGray5
 
     open var progressViewStyle: Style { didSet { if progressViewStyle != oldValue { setNeedsDisplay() } } }
     /// How far the task has come, 0 to 1 (a value outside is pinned to the nearer end; NaN is 0). Set, the

@@ -26,7 +26,7 @@ open class SegmentedControl: Control {
     /// `selectedSegmentIndex` when none is selected (UIKit's `noSegment`).
     public static let noSegment = -1
     static let height = 32.0, padding = 12.0, cornerRadius = 8.0, pillInset = 2.0
-    static let plateColor = Color(red: 118.0 / 255, green: 118.0 / 255, blue: 128.0 / 255, alpha: 0.12)
+    static let plateColor = Color.tertiarySystemFill
     static let separatorColor = Color(red: 60.0 / 255, green: 60.0 / 255, blue: 67.0 / 255, alpha: 0.3)
 
     private struct Segment {

@@ -14,7 +14,7 @@ open class Slider: Control {
     /// How long `setValue(_:animated: true)` takes.
     public static let animationDuration: TimeInterval = 0.25
     /// The track beyond the thumb unless `maximumTrackTintColor` is set (UIKit's light track fill).
-    public static let defaultMaximumTrackTintColor = Color(red: 229.0 / 255, green: 229.0 / 255, blue: 234.0 / 255)
+    public static let defaultMaximumTrackTintColor = Color.systemGray5
 
     /// The value, within `minimumValue...maximumValue` (pinned there; NaN is `minimumValue`).
     open var value: Float {
@@ -92,8 +92,7 @@ open class Slider: Control {
 
     /// Its bounds, grown to at least 44 points tall around the middle.
     override open func point(inside point: Point, with event: Event?) -> Bool {
-        let height = max(bounds.height, 44)
-        return Rect(x: bounds.minX, y: bounds.midY - height / 2, width: bounds.width, height: height).contains(point)
+        touchTarget().contains(point)
     }
 
     override open func layoutSubviews() {

@@ -15,7 +15,7 @@ open class Stepper: Control {
     public static let repeatDelay: TimeInterval = 0.5, repeatInterval: TimeInterval = 0.1
     public static let fastRepeatInterval: TimeInterval = 0.05, fastAfter: TimeInterval = 2
     /// The plate (UIKit's light control fill) and its pressed half.
-    static let plateColor = Color(red: 118.0 / 255, green: 118.0 / 255, blue: 128.0 / 255, alpha: 0.12)
+    static let plateColor = Color.tertiarySystemFill
     static let pressedColor = Color(red: 118.0 / 255, green: 118.0 / 255, blue: 128.0 / 255, alpha: 0.24)
 
     /// The value, within `minimumValue...maximumValue` (pinned there; NaN is `minimumValue`).
@@ -62,8 +62,7 @@ open class Stepper: Control {
 
     /// Its bounds, grown to at least 44 points tall around the middle (the plate is 32).
     override open func point(inside point: Point, with event: Event?) -> Bool {
-        let height = max(bounds.height, 44)
-        return Rect(x: bounds.minX, y: bounds.midY - height / 2, width: bounds.width, height: height).contains(point)
+        touchTarget().contains(point)
     }
 
     override open var intrinsicContentSize: Size { Self.standardSize }
@@ -163,12 +162,7 @@ open class Stepper: Control {
     // MARK: Drawing
 
     /// The plate, `standardSize` centred in the bounds (on whole points).
-    var plateFrame: Rect {
-        let size = Self.standardSize
-        return Rect(
-            x: (bounds.midX - size.width / 2).rounded(), y: (bounds.midY - size.height / 2).rounded(), width: size.width,
-            height: size.height)
-    }
+    var plateFrame: Rect { centred(Self.standardSize) }
 
     override open func draw(_ rect: Rect) {
         guard let context = DrawingContext.current else { return }

@@ -69,8 +69,7 @@ open class Switch: Control {
 
     /// Its bounds, grown to at least 44 x 44 points around the centre.
     override open func point(inside point: Point, with event: Event?) -> Bool {
-        let width = max(bounds.width, 44), height = max(bounds.height, 44)
-        return Rect(x: bounds.midX - width / 2, y: bounds.midY - height / 2, width: width, height: height).contains(point)
+        touchTarget(growingWidth: true).contains(point)
     }
 
     override open var isHighlighted: Bool { didSet { if isHighlighted != oldValue { updateAppearance(animated: true) } } }
@@ -142,12 +141,7 @@ open class Switch: Control {
     private var shownSide: Bool { slidSide ?? on }
 
     /// The track, `standardSize` centred in the bounds (on whole points).
-    private var trackFrame: Rect {
-        let size = Self.standardSize
-        return Rect(
-            x: (bounds.midX - size.width / 2).rounded(), y: (bounds.midY - size.height / 2).rounded(), width: size.width,
-            height: size.height)
-    }
+    private var trackFrame: Rect { centred(Self.standardSize) }
 
     /// The thumb at the end of the track for `on`, stretched towards the middle while `pressed`.
     func thumbFrame(on: Bool, pressed: Bool) -> Rect {
