@@ -54,15 +54,14 @@ open class ActivityIndicatorView: View {
         setUp()
     }
 
-    private func setUp() {
-        isHidden = true
-        observesComposition = true
-    }
+    private func setUp() { isHidden = true }
 
     /// Starts the turning from the first step, and shows it.
     open func startAnimating() {
         guard !isAnimating else { return }
         isAnimating = true
+        // Told of each frame that composes it only while it turns: a stopped one costs the walk nothing.
+        observesComposition = true
         start = Application.shared.clock.now
         pacing.cancel()
         if hidesWhenStopped { isHidden = false }
@@ -73,6 +72,7 @@ open class ActivityIndicatorView: View {
     open func stopAnimating() {
         guard isAnimating else { return }
         isAnimating = false
+        observesComposition = false
         pacing.cancel()
         if hidesWhenStopped { isHidden = true }
         setNeedsDisplay()
