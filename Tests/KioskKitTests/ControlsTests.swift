@@ -63,7 +63,7 @@ struct ControlsTests {
         let segments = SegmentedControl(titles: ["Day", "Week"])
         let dots = PageControl()
         dots.numberOfPages = 3
-        let controls: [Control] = [Switch(), Stepper(), segments, dots, Slider()]
+        let controls: [View] = [Switch(), Stepper(), segments, dots, Slider(), PickerView()]
         var above = bed.container.topAnchor
         for control in controls {
             control.translatesAutoresizingMaskIntoConstraints = false
@@ -81,6 +81,7 @@ struct ControlsTests {
         #expect(controls[0].frame.size == Size(width: 51, height: 31) && controls[1].frame.size == Size(width: 94, height: 32))
         #expect(controls[2].frame.size == segments.intrinsicContentSize && controls[3].frame.size == Size(width: 56, height: 26))
         #expect(controls[4].frame.size == Size(width: 200, height: 31) && controls[4].frame.minY == controls[3].frame.maxY + 4)
+        #expect(controls[5].frame.size == Size(width: 320, height: 216), "UIKit's picker")
     }
 
     /// `.primaryActionTriggered`, UIKit's semantic event: a button's tap, a value control's change, Return in
