@@ -36,6 +36,9 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
         Font(size: size, weight: weight)
     }
 
+    /// The same family and weight at another size (as `UIFont.withSize(_:)`).
+    public func withSize(_ size: Double) -> Font { Font(family: family, size: size, weight: weight) }
+
     public static func boldSystemFont(ofSize size: Double) -> Font {
         Font(size: size, weight: .bold)
     }

@@ -10,6 +10,18 @@ open class Label: View {
     /// The most lines shown; 0 means as many as the text needs (as `UILabel.numberOfLines`).
     open var numberOfLines: Int = 1 { didSet { if numberOfLines != oldValue { textDidChange() } } }
     open var lineBreakMode: LineBreakMode = .truncatingTail { didSet { if lineBreakMode != oldValue { textDidChange() } } }
+    /// Whether text too large for the bounds is drawn smaller, down to `minimumScaleFactor` of the font's
+    /// size, before it is truncated (as `UILabel`'s): a one-line label's text until it fits the width, a
+    /// label of several lines' until its wrapped lines fit the height and `numberOfLines`. The intrinsic
+    /// size stays the full-size text's, as UIKit's.
+    open var adjustsFontSizeToFitWidth = false { didSet { if adjustsFontSizeToFitWidth != oldValue { setNeedsDisplay() } } }
+    /// The smallest share of the font's size text may shrink to; 0 (the default) or 1: the font's own size,
+    /// so nothing shrinks (UIKit's meaning of 0).
+    open var minimumScaleFactor: Double = 0 { didSet { if minimumScaleFactor != oldValue { setNeedsDisplay() } } }
+    /// Where shrunk text of one line sits (as `UILabel.baselineAdjustment`).
+    open var baselineAdjustment: BaselineAdjustment = .alignBaselines {
+        didSet { if baselineAdjustment != oldValue { setNeedsDisplay() } }
+    }
     /// The width a label of several lines wraps at for its `intrinsicContentSize` (as UIKit's); 0: its
     /// current width, once the layout gave it one.
     open var preferredMaxLayoutWidth: Double = 0 {
@@ -36,6 +48,10 @@ open class Label: View {
 
     /// The text laid out for `width` (nil: one line per paragraph, no wrapping), in at most `maxHeight`.
     public func textLayout(width: Double?, maxHeight: Double? = nil) -> TextLayout {
+        textLayout(font: font, width: width, maxHeight: maxHeight)
+    }
+
+    func textLayout(font: Font, width: Double?, maxHeight: Double? = nil) -> TextLayout {
         TextLayout(
             text: text, font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode,
             width: width, maxLines: max(numberOfLines, 0), maxHeight: maxHeight)
@@ -76,8 +92,15 @@ open class Label: View {
     override open func draw(_ rect: Rect) {
         guard !text.isEmpty, let context = DrawingContext.current else { return }
         // As UIKit's: the lines that fit in the bounds (and numberOfLines), the last of them truncated.
-        let layout = textLayout(width: bounds.width, maxHeight: bounds.height)
-        let top = ((bounds.height - layout.size.height) / 2).rounded()
+        let drawn = fittingFont(in: bounds.size)
+        let layout = textLayout(font: drawn, width: bounds.width, maxHeight: bounds.height)
+        var top = ((bounds.height - layout.size.height) / 2).rounded()
+        if drawn != font, numberOfLines == 1, baselineAdjustment != .alignCenters {
+            // Shrunk: where the full-size line's baseline (or top) would have been.
+            let full = textLayout(width: bounds.width, maxHeight: bounds.height)
+            let fullTop = (bounds.height - full.size.height) / 2
+            top = (baselineAdjustment == .alignBaselines ? fullTop + full.baseline - layout.baseline : fullTop).rounded()
+        }
         context.draw(layout, at: Point(x: bounds.minX, y: bounds.minY + top))
     }
 }
