@@ -55,6 +55,10 @@ struct kiosk_lazy_fontconfig {
 const struct kiosk_lazy_fontconfig *kiosk_lazy_fontconfig_table(char *error, size_t size);
 KIOSK_TEXT_DEFINE_TABLE(kiosk_lazy_fontconfig, kiosk_lazy_fontconfig_table, KIOSK_LAZY_FONTCONFIG_SONAME, KIOSK_LAZY_FONTCONFIG_FUNCTIONS)
 
+KIOSK_TEXT_DEFINE_TABLE(
+    kiosk_lazy_fontconfig_application, kiosk_lazy_fontconfig_application_load, KIOSK_LAZY_FONTCONFIG_SONAME,
+    KIOSK_LAZY_FONTCONFIG_APPLICATION_FUNCTIONS)
+
 /// Set by `kiosk_lazy_fontconfig_load` (the same thread then calls `kiosk_lazy_fontconfig_init`).
 static const struct kiosk_lazy_fontconfig *fontconfig;
 

@@ -74,6 +74,7 @@ let pango_cairo_update_layout = PangoCairoLibrary.shared.functions.pango_cairo_u
 let pango_context_get_font_map = PangoCairoLibrary.shared.functions.pango_context_get_font_map!
 let pango_context_set_base_dir = PangoCairoLibrary.shared.functions.pango_context_set_base_dir!
 let pango_context_set_round_glyph_positions = PangoCairoLibrary.shared.functions.pango_context_set_round_glyph_positions!
+let pango_fc_font_map_config_changed = PangoCairoLibrary.shared.functions.pango_fc_font_map_config_changed!
 let pango_font_describe = PangoCairoLibrary.shared.functions.pango_font_describe!
 let pango_font_description_free = PangoCairoLibrary.shared.functions.pango_font_description_free!
 let pango_font_description_get_family = PangoCairoLibrary.shared.functions.pango_font_description_get_family!

@@ -52,7 +52,10 @@ enum PangoThreadContext {
     /// is the one `Sans` puts first, and fontconfig ranks the fonts after it by language, then by the same
     /// list of preferred families (`SystemFamilyTests`).
     static func family(_ family: String) -> String {
-        guard family == Font.systemFamily else { return family }
+        guard family == Font.systemFamily else {
+            FontSubstitution.checkOnce(family)
+            return family
+        }
         if let resolved = pthread_getspecific(systemFamilyKey) {
             return String(cString: resolved.assumingMemoryBound(to: CChar.self))
         }
@@ -82,8 +85,12 @@ enum PangoThreadContext {
     /// The family of the font pango picks for a space in the system font (at the size `FontPreparation`
     /// warms, so that the thread it hands its font map to finds the font set made): nil without fonts.
     /// Calls `pango_font_map_load_font`, `pango_font_describe` and `pango_font_description_get_family`.
-    private static func resolveSystemFamily() -> String? {
-        let request = Font.system(size: FontPreparation.warmSize).makePangoDescription(family: Font.systemFamily)
+    private static func resolveSystemFamily() -> String? { resolvedFamily(Font.systemFamily) }
+
+    /// The family of the font pango picks for `family` (its first choice for a space, at the size
+    /// `FontPreparation` warms): nil without fonts.
+    static func resolvedFamily(_ family: String) -> String? {
+        let request = Font(family: family, size: FontPreparation.warmSize).makePangoDescription(family: family)
         defer { pango_font_description_free(request) }
         let context = current
         guard let font = pango_font_map_load_font(pango_context_get_font_map(context), context, request) else { return nil }

@@ -1,7 +1,9 @@
 #ifndef KIOSK_LAZY_PANGOCAIRO_H
 #define KIOSK_LAZY_PANGOCAIRO_H
 
+#include <fontconfig/fontconfig.h>
 #include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
 #include <lazy_link.h>
 
 /// pangocairo (with pango, cairo, GObject and GLib, which it links), loaded on first use (LazyLink).
@@ -68,6 +70,7 @@
     F(pango_context_get_font_map) \
     F(pango_context_set_base_dir) \
     F(pango_context_set_round_glyph_positions) \
+    F(pango_fc_font_map_config_changed) \
     F(pango_font_describe) \
     F(pango_font_description_free) \
     F(pango_font_description_get_family) \
@@ -123,5 +126,21 @@ int kiosk_lazy_fontconfig_load(char *error, size_t size);
 /// loaded. Loads fontconfig first if `kiosk_lazy_fontconfig_load` has not (on the same thread): 0, or -1
 /// with the reason in `error`.
 int kiosk_lazy_fontconfig_init(char *error, size_t size);
+
+/// The fontconfig functions that add an application's own font files (`Font.register(fileAt:)`).
+#define KIOSK_LAZY_FONTCONFIG_APPLICATION_FUNCTIONS(F) \
+    F(FcConfigAppFontAddFile) \
+    F(FcConfigGetCurrent) \
+    F(FcConfigGetFonts) \
+    F(FcPatternGetString)
+
+struct kiosk_lazy_fontconfig_application {
+    KIOSK_LAZY_FONTCONFIG_APPLICATION_FUNCTIONS(KIOSK_LAZY_FIELD)
+};
+
+/// Loads fontconfig (already loaded with pango, which links it) and finds the functions that add
+/// application fonts: the table, or NULL with dlerror's text in `error`. Built with KIOSK_TEXT_LINKED,
+/// the linked functions, never NULL.
+const struct kiosk_lazy_fontconfig_application *kiosk_lazy_fontconfig_application_load(char *error, size_t size);
 
 #endif
