@@ -83,7 +83,7 @@ let package = Package(
         // Layer 2: thin wrappers; no kiosk knowledge, no C types in their public API.
         .target(name: "Geometry", swiftSettings: strict),
         .target(
-            name: "Graphics", dependencies: ["Geometry", "CPixman", "CPangoCairo", "CLazyPangoCairo", "LazyLink"],
+            name: "Graphics", dependencies: ["Geometry", "CPixman", "CPangoCairo", "CLazyPangoCairo", "LazyLink", "KioskTypes"],
             swiftSettings: strict),
         .target(name: "DRM", dependencies: ["CDRM", "Geometry"], swiftSettings: strict),
         .target(name: "Udev", dependencies: ["CUdev"], swiftSettings: strict),

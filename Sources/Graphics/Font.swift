@@ -1,4 +1,5 @@
 import CLazyPangoCairo
+import KioskTypes
 
 /// A font request: a fontconfig family (or the generic `Sans`, `Serif`, `Monospace`), a size in pixels
 /// and a weight. pango picks the face, and falls back per character to any installed font that has the
@@ -21,6 +22,9 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     /// The em size in pixels (`pango_font_description_set_absolute_size`, so no DPI is involved).
     public var size: Double
     public var weight: Weight
+    /// The text style it was made for (`preferredFont(forTextStyle:compatibleWith:)`); nil for a font
+    /// of a set size. A label that adjusts for the content size category finds its new size from it.
+    public var textStyle: TextStyle?
 
     /// The system font's family: fontconfig's generic `Sans`.
     public static let systemFamily = "Sans"
@@ -38,6 +42,16 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
 
     /// The same family and weight at another size (as `UIFont.withSize(_:)`).
     public func withSize(_ size: Double) -> Font { Font(family: family, size: size, weight: weight) }
+
+    public typealias TextStyle = FontTextStyle
+
+    /// The system font of `style` at `category`'s size (as `UIFont.preferredFont(forTextStyle:compatibleWith:)`):
+    /// UIKit's Dynamic Type sizes, headline semibold.
+    public static func preferredFont(forTextStyle style: TextStyle, compatibleWith category: ContentSizeCategory) -> Font {
+        var font = Font(size: style.pointSize(at: category), weight: style.isSemibold ? .semibold : .regular)
+        font.textStyle = style
+        return font
+    }
 
     public static func boldSystemFont(ofSize size: Double) -> Font {
         Font(size: size, weight: .bold)

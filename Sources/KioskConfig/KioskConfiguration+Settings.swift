@@ -127,6 +127,11 @@ extension KioskConfiguration {
         choice(
             "keyboard-layout", flag: "--keyboard-layout", \.keyboardLayout,
             help: "The on-screen keyboard's layout: en (QWERTY) or de (QWERTZ with umlauts); default: en.", reload: .live),
+        choice(
+            "text-size", flag: "--text-size", \.textSize,
+            help:
+                "How large text in a text style is drawn (the app's Font.preferredFont(forTextStyle:)), as iOS's text sizes: from extra-small to extra-extra-extra-large, then five accessibility sizes; default: large.",
+            reload: .live),
         integer(
             "keyboard-repeat-delay-ms", flag: "--keyboard-repeat-delay", \.keyboardRepeatDelayMilliseconds,
             in: repeatDelayRange, unit: "milliseconds", valueName: "MS",

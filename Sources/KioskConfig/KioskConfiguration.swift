@@ -69,6 +69,8 @@ public struct KioskConfiguration: Sendable, Equatable {
     /// app goes back to its start screen); 0: never. Apart from display power: no screen turns off for it.
     public var sessionTimeoutSeconds = 0
     public var keyboardLayout: KeyboardLanguage = .en
+    /// How large text in a text style is drawn, kiosk-wide (large text for accessibility).
+    public var textSize: ContentSizeCategory = .large
     /// Milliseconds a key is held before it repeats (hardware keys, the on-screen Backspace); Cage's 600.
     public var keyboardRepeatDelayMilliseconds = 600
     /// Repeats a second of a held key once it repeats; 0: keys do not repeat. Cage's 25.

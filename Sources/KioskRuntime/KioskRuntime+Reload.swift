@@ -101,8 +101,9 @@ extension KioskRuntime {
         return .applied(read, applied: applied, needsRestart: restart)
     }
 
-    /// The on-screen keyboard's mode and layout, from the configuration.
+    /// The on-screen keyboard's mode and layout, and the text size, from the configuration.
     func applyKeyboard(_ configuration: KioskConfiguration) {
+        application.preferredContentSizeCategory = configuration.textSize
         application.keyboard.mode = configuration.keyboard
         application.keyboard.language = configuration.keyboardLayout
         application.keyRepeat = KeyRepeat(

@@ -9,7 +9,7 @@ import Testing
         "preferred, current, off, WxH (e.g. 1920x1080) or WxH@Hz (e.g. 1920x1080@60 or 1920x1080@59.94), each side 1 to 16384, Hz at least 1 and under 1000"
     static let rotations = "normal, 90, 180, 270, flipped, flipped-90, flipped-180, flipped-270"
     static let topLevelKeys =
-        "backend, drm-device, no-atomic, shadow-buffer, fbdev-device, seat, log-level, cursor, keyboard, keyboard-layout, keyboard-repeat-delay-ms, keyboard-repeat-rate, hotplug-debounce-ms, idle-timeout, dim-after, dim-brightness, cec-on-idle, session-timeout, primary, app, launch-screen, snapshot-dir, headless-screens, trace, control-socket, control-group, app-settings, screens, touch, power"
+        "backend, drm-device, no-atomic, shadow-buffer, fbdev-device, seat, log-level, cursor, keyboard, keyboard-layout, text-size, keyboard-repeat-delay-ms, keyboard-repeat-rate, hotplug-debounce-ms, idle-timeout, dim-after, dim-brightness, cec-on-idle, session-timeout, primary, app, launch-screen, snapshot-dir, headless-screens, trace, control-socket, control-group, app-settings, screens, touch, power"
     static let connectorSpelling = "a connector name (TYPE-n, e.g. HDMI-A-1, DP-1, eDP-1, DSI-1)"
 
     // MARK: Syntax

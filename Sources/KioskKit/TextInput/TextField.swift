@@ -101,6 +101,9 @@ open class TextField: Control, KeyInput {
         }
     }
     open var font: Font = .system(size: 18) { didSet { if font != oldValue { textDidChange() } } }
+    /// Whether a font of a text style takes the style's new size when the kiosk's text size changes (as
+    /// UIKit's; false).
+    open var adjustsFontForContentSizeCategory = false
     open var textColor: Color = .black { didSet { if textColor != oldValue { setNeedsDisplay() } } }
     open var textAlignment: TextAlignment = .natural { didSet { if textAlignment != oldValue { textDidChange() } } }
     open var borderStyle: BorderStyle = .roundedRect { didSet { if borderStyle != oldValue { setNeedsDisplay() } } }

@@ -10,6 +10,9 @@ open class Label: View {
     /// The most lines shown; 0 means as many as the text needs (as `UILabel.numberOfLines`).
     open var numberOfLines: Int = 1 { didSet { if numberOfLines != oldValue { textDidChange() } } }
     open var lineBreakMode: LineBreakMode = .truncatingTail { didSet { if lineBreakMode != oldValue { textDidChange() } } }
+    /// Whether a font of a text style takes the style's new size when the kiosk's text size changes (as
+    /// UIKit's; false).
+    open var adjustsFontForContentSizeCategory = false
     /// Whether text too large for the bounds is drawn smaller, down to `minimumScaleFactor` of the font's
     /// size, before it is truncated (as `UILabel`'s): a one-line label's text until it fits the width, a
     /// label of several lines' until its wrapped lines fit the height and `numberOfLines`. The intrinsic

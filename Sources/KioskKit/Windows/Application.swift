@@ -24,6 +24,24 @@ public final class Application: Responder {
         gestures = GestureArena(instrumentation: instrumentation)
         placeholderScreen = Screen(name: "", driver: nil, registered: false)
         super.init()
+        _ = Self.fontSubstitutionsAreLogged
+    }
+
+    /// A family the app names that no font has is logged once, with the family drawn instead (set once per
+    /// process: tests make many applications).
+    private static let fontSubstitutionsAreLogged: Void = {
+        FontSubstitution.handler = { requested, used in
+            Log.app.warning(
+                "font family \"\(requested)\" is neither installed nor registered (Font.register(fileAt:)): drawn in \"\(used)\"")
+        }
+    }()
+
+    /// How large text in a text style is drawn (as `UIApplication.preferredContentSizeCategory`; the config's
+    /// `text-size`). A change gives every label and text field that adjusts for it
+    /// (`adjustsFontForContentSizeCategory`) its style's new size, then posts
+    /// `contentSizeCategoryDidChangeNotification`.
+    public var preferredContentSizeCategory: ContentSizeCategory = .large {
+        didSet { if preferredContentSizeCategory != oldValue { contentSizeCategoryDidChange() } }
     }
 
     /// The end of the responder chain.
