@@ -108,6 +108,10 @@ let package = Package(
         // The linear constraint solver under Auto Layout (an incremental Cassowary simplex, as kiwi's).
         .target(name: "ConstraintSolver", swiftSettings: strict),
 
+        // Dates in the proleptic Gregorian calendar and time zones from the system's tz database (TZif files
+        // and their POSIX rules), without Foundation or ICU: the date picker's calendar.
+        .target(name: "CivilTime", swiftSettings: strict),
+
         // The names of KioskKit's API that Foundation has too (IndexPath), for KioskKit's scoped re-export.
         .target(name: "KioskTypes", swiftSettings: strict),
 
@@ -215,6 +219,7 @@ let package = Package(
 
         .testTarget(name: "DRMTests", dependencies: ["DRM"], swiftSettings: strict),
         .testTarget(name: "ConstraintSolverTests", dependencies: ["ConstraintSolver", "SeededRandom"], swiftSettings: strict),
+        .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime"], swiftSettings: strict),
         .testTarget(name: "UdevTests", dependencies: ["Udev"], swiftSettings: strict),
         .testTarget(name: "CECTests", dependencies: ["CEC"], swiftSettings: strict),
         .testTarget(name: "BacklightTests", dependencies: ["Backlight"], swiftSettings: strict),
