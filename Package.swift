@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "KioskKit",
             dependencies: [
-                "ConstraintSolver", "Graphics", "ImageDecoding", "KioskTypes",
+                "CivilTime", "ConstraintSolver", "Graphics", "ImageDecoding", "KioskTypes",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
         // In-memory twins of a screen (InMemoryDisplayBackend) and a clock (ManualClock), and KioskTester,

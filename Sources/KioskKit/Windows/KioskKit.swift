@@ -1,3 +1,4 @@
+@_exported import CivilTime
 @_exported import Graphics
 @_exported import KioskTypes
 import Logging
