@@ -94,6 +94,14 @@ final class Trace {
         case .gestureChanged(let recognizer): record(recognizer)
         case .textEdited(let field): recordEdit(field)
         case .scrolled(let scrollView): scrolled(scrollView)
+        case .valueChanged(let view, let value):
+            // `control.value`: the user changed a control's value or a picker's row (what a system test
+            // renders headless to compare with a display's).
+            write(
+                JSONLine([
+                    ("event", .string("control.value")), ("view", .string(view.displayName)), ("value", .string(value)),
+                    ("at", .raw(application.clock.now.formatted(places: 6))),
+                ]))
         case .layoutProblem(let message): write(JSONLine([("event", .string("layout.problem")), ("message", .string(message))]))
         case .sessionDidBecomeIdle(let timeout): sessionBecameIdle(timeout: timeout)
         case .appearanceChanged(let controller, let appeared, let animated): record(controller, appeared: appeared, animated: animated)

@@ -53,6 +53,25 @@ struct TraceTests {
         #expect(keyboard.first?["screen"] as? String == "DSI-1" && keyboard.first?["y"] as? Double == 480 - 44 * 4 - 5 * 5)
     }
 
+    /// `control.value`: a value the user changed (a control's `.valueChanged`, a picker's row), with the
+    /// view's identifier; values set from code are not traced.
+    @Test func aValueTheUserChangesIsTraced() throws {
+        let (trace, path, window, backend) = try traced()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            withExtendedLifetime(backend) {}
+        }
+        let toggle = Switch(frame: Rect(x: 10, y: 10, width: 0, height: 0))
+        toggle.identifier = "wifi"
+        window.addSubview(toggle)
+        toggle.isOn = true
+        toggle.setOn(false, animated: false)
+        toggle.sendValueChanged()
+        trace.stop()
+        let values = try lines(path).filter { $0["event"] as? String == "control.value" }
+        #expect(values.count == 1 && values.first?["view"] as? String == "wifi" && values.first?["value"] as? String == "false")
+    }
+
     /// A tap on the on-screen keyboard (or on an app's PIN pad that says so) is traced without its key and
     /// its place, which would spell the PIN; other touches keep both.
     @Test func touchesOnTheKeyboardOrAPINPadKeepTheirKeysSecret() throws {

@@ -102,8 +102,16 @@ open class Control: View {
     /// value controls send theirs with `.valueChanged` (`sendValueChanged()`).
     open var sendsPrimaryActionOnTouchUpInside: Bool { false }
 
-    /// `.valueChanged`, the primary action of a control that holds a value.
-    public func sendValueChanged() { sendActions(for: [.valueChanged, .primaryActionTriggered]) }
+    /// `.valueChanged`, the primary action of a control that holds a value; the instrumentation hears the
+    /// value (`tracedValue`).
+    public func sendValueChanged() {
+        Application.shared.instrumentation.post(.valueChanged(self, value: tracedValue ?? ""))
+        sendActions(for: [.valueChanged, .primaryActionTriggered])
+    }
+
+    /// The value as a trace writes it (a slider's number, a switch's `true`); nil: none. A control whose
+    /// value is a secret returns nil.
+    open var tracedValue: String? { nil }
 
     /// Runs the actions registered for any of `events`.
     public func sendActions(for events: Events) {

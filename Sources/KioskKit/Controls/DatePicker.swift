@@ -15,6 +15,11 @@ import CivilTime
 /// where UIKit follows the locale.
 @MainActor
 open class DatePicker: Control {
+    /// The date as an ISO 8601 UTC reading, or the countdown's seconds.
+    override open var tracedValue: String? {
+        datePickerMode == .countDownTimer ? String(Int(countDownDuration)) : date.description
+    }
+
     /// What the wheels choose (as `UIDatePicker.Mode`).
     public enum Mode: Sendable, Equatable {
         /// Hour and minute (and AM/PM on a 12-hour clock); the date is kept.

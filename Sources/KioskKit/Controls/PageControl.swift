@@ -16,6 +16,8 @@
 /// 44 points tall.
 @MainActor
 open class PageControl: Control {
+    override open var tracedValue: String? { String(currentPage) }
+
     /// A dot's diameter and the distance between two dots' centres.
     public static let dotDiameter = 8.0, dotSpacing = 16.0
     /// The other pages' dots unless `pageIndicatorTintColor` is set, and the current one's.

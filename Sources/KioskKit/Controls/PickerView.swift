@@ -149,6 +149,7 @@ open class PickerView: View {
         let component = wheel.component
         guard selectedRows.indices.contains(component), selectedRows[component] != row else { return }
         selectedRows[component] = row
+        Application.shared.instrumentation.post(.valueChanged(self, value: "\(component):\(row)"))
         delegate?.pickerView(self, didSelectRow: row, inComponent: component)
     }
 

@@ -9,6 +9,8 @@
 /// (`apportionsSegmentWidthsByContent` gives each its own), or the width set with `setWidth(_:forSegmentAt:)`.
 @MainActor
 open class SegmentedControl: Control {
+    override open var tracedValue: String? { String(selectedSegmentIndex) }
+
     /// What a segment shows.
     public enum Content: Equatable {
         case title(String)

@@ -9,6 +9,8 @@
 /// 31 points (the thumb is 28), its width the layout's; the touch area is at least 44 points tall.
 @MainActor
 open class Slider: Control {
+    override open var tracedValue: String? { String(value) }
+
     /// The thumb's diameter, the track's thickness, and how far past the thumb a touch still takes it.
     public static let thumbDiameter = 28.0, trackHeight = 4.0, thumbTouchMargin = 10.0
     /// How long `setValue(_:animated: true)` takes.

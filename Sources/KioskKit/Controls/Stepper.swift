@@ -8,6 +8,8 @@
 /// sends nothing, as UIKit's.
 @MainActor
 open class Stepper: Control {
+    override open var tracedValue: String? { String(value) }
+
     /// The plate's size, UIKit's.
     public static let standardSize = Size(width: 94, height: 32)
     /// A held button: the wait before it repeats, the time between repeats, and between them once it

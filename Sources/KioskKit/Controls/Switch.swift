@@ -10,6 +10,8 @@
 /// is a larger touch area, and the touch area is never smaller than 44 x 44 points around its centre.
 @MainActor
 open class Switch: Control {
+    override open var tracedValue: String? { String(isOn) }
+
     /// The track's size, UIKit's.
     public static let standardSize = Size(width: 51, height: 31)
     /// The thumb's travel (and the track's colour change), about UISwitch's.

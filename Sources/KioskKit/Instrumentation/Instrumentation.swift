@@ -30,6 +30,9 @@ public enum InstrumentationEvent {
     case textEdited(TextField)
     /// A scroll view's content offset changed.
     case scrolled(ScrollView)
+    /// The user changed a control's value (its `.valueChanged`) or a picker's row: the value as text
+    /// (`Control.tracedValue`; a picker's `component:row`).
+    case valueChanged(View, value: String)
     /// An input event is about to be routed: the screen it happened on, nil for keys (which map to no
     /// screen); a touch event on several screens posts one for each.
     case activity(Screen?)
