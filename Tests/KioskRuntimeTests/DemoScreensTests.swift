@@ -102,6 +102,12 @@ struct DemoScreensTests {
         tester.tap(form.done)
         tester.advance(by: 1)
         #expect(navigation.presentedViewController == nil && !tester.application.keyboard.isVisible)
+
+        // The settings: the controls beside a language picker and a countdown, pushed with the bar.
+        tester.tap(try tester.view(withIdentifier: "settings-button"))
+        tester.advance(by: 1)
+        #expect(navigation.topViewController is DemoSettingsController && !navigation.isNavigationBarHidden)
+        try expectGolden(tester.image(), named: "demo-settings-\(name)", in: Self.golden)
     }
 
     /// `open-product` and `open-reserve` start where the taps lead (what a system test renders headless to
@@ -112,6 +118,15 @@ struct DemoScreensTests {
         #expect(try navigation(tester).viewControllers.count == 2)
         try expectGolden(tester.image(), named: "demo-reserve-normal", in: Self.golden)
         withExtendedLifetime(demo) {}
+        let (settings, settingsDemo) = launch(.normal, settings: ["open-settings": .boolean(true)])
+        #expect(try navigation(settings).topViewController is DemoSettingsController)
+        try expectGolden(settings.image(), named: "demo-settings-normal", in: Self.golden)
+        withExtendedLifetime(settingsDemo) {}
+        let (moved, movedDemo) = launch(
+            .normal, settings: ["open-settings": .boolean(true), "settings-volume": .float(0.8), "settings-language": .integer(5)])
+        #expect((try moved.view(withIdentifier: "settings-volume") as? Slider)?.value == 0.8)
+        #expect((try moved.view(withIdentifier: "settings-language") as? PickerView)?.selectedRow(inComponent: 0) == 5)
+        withExtendedLifetime(movedDemo) {}
         let (nowhere, nowhereDemo) = launch(.normal, settings: ["open-product": .integer(1001)])
         #expect(try navigation(nowhere).viewControllers.count == 1)
         #expect(nowhere.application.keyWindow?.rootViewController is AlertController)

@@ -56,6 +56,12 @@ public final class DemoApp: ApplicationDelegate {
     let openProduct: Double?
     /// `[app-settings] open-reserve`: with `open-product`, its Reserve alert up at launch.
     let opensReserve: Bool
+    /// `[app-settings] open-settings`: start with the settings pushed.
+    let opensSettings: Bool
+    /// `[app-settings] settings-volume` (0 to 1) and `settings-language` (a row): where the settings'
+    /// slider and language picker start.
+    let settingsVolume: Float
+    let settingsLanguage: Int
     /// `[app-settings] welcome` (default true): whether the welcome alert is presented at launch.
     let welcomes: Bool
     /// `[app-settings] launch-animation` (default true): whether the launch alert comes in animated.
@@ -71,6 +77,9 @@ public final class DemoApp: ApplicationDelegate {
         AppSetting("open-form", .boolean, help: "Start with the form open."),
         AppSetting("open-product", .number, help: "Start with this product's detail pushed (1 to 1000)."),
         AppSetting("open-reserve", .boolean, help: "With open-product, start with its Reserve alert up; default: false."),
+        AppSetting("open-settings", .boolean, help: "Start with the settings pushed; default: false."),
+        AppSetting("settings-volume", .number, help: "The settings' volume slider at the start, 0 to 1; default: 0.5."),
+        AppSetting("settings-language", .number, help: "The settings' language picker's row at the start; default: 0."),
         AppSetting("welcome", .boolean, help: "Present the welcome alert at launch; default: true."),
         AppSetting("launch-animation", .boolean, help: "Bring the welcome alert in animated (false: shown at once); default: true."),
         AppSetting(
@@ -86,6 +95,9 @@ public final class DemoApp: ApplicationDelegate {
         opensForm = configuration.appSettings["open-form"]?.boolean ?? false
         openProduct = configuration.appSettings["open-product"]?.number
         opensReserve = configuration.appSettings["open-reserve"]?.boolean ?? false
+        opensSettings = configuration.appSettings["open-settings"]?.boolean ?? false
+        settingsVolume = Float(configuration.appSettings["settings-volume"]?.number ?? 0.5)
+        settingsLanguage = Int(configuration.appSettings["settings-language"]?.number ?? 0)
         welcomes = configuration.appSettings["welcome"]?.boolean ?? true
         animatesLaunch = configuration.appSettings["launch-animation"]?.boolean ?? true
         logoOnPlane = configuration.appSettings["logo-on-plane"]?.boolean ?? false
@@ -103,6 +115,7 @@ public final class DemoApp: ApplicationDelegate {
         content.onLongPress = { [weak self] in self?.presentWelcome(animated: true) }
         content.onSelectProduct = { [weak self] number in self?.showDetail(of: number) }
         content.onForm = { [weak self] in self?.showForm(animated: true) }
+        content.onSettings = { [weak self] in self?.showSettings(animated: true) }
         content.initialListOffset = listOffset
         if logoOnPlane {
             // On the window's colour, so the plane's buffer is opaque (an overlay without alpha blending,
@@ -129,10 +142,11 @@ public final class DemoApp: ApplicationDelegate {
         } else if opensReserve {
             Self.log.error("app-settings: open-reserve needs open-product; ignored")
         }
+        if opensSettings && product == nil { showSettings(animated: false) }
         if opensForm {
             showForm(animated: false)
             (navigation.presentedViewController as? DemoFormController)?.name.becomeFirstResponder()
-        } else if welcomes && product == nil {
+        } else if welcomes && product == nil && !opensSettings {
             presentWelcome(animated: animatesLaunch)
         }
         // A mode change or rotation of the main screen takes the status bar with it.
@@ -215,6 +229,11 @@ public final class DemoApp: ApplicationDelegate {
     /// The product's detail, pushed with UIKit's slide.
     private func showDetail(of number: Int) {
         navigation?.pushViewController(DemoDetailController(product: number), animated: true)
+    }
+
+    /// The settings, pushed with UIKit's slide.
+    private func showSettings(animated: Bool) {
+        navigation?.pushViewController(DemoSettingsController(volume: settingsVolume, language: settingsLanguage), animated: animated)
     }
 
     private func showForm(animated: Bool) {

@@ -10,6 +10,7 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
     var onLongPress: () -> Void = {}
     var onSelectProduct: (Int) -> Void = { _ in }
     var onForm: () -> Void = {}
+    var onSettings: () -> Void = {}
     var initialListOffset = 0.0
     let list = TableView()
     /// 0.8 s rather than UIKit's 0.5: a kiosk's users are slower to let go of a tap.
@@ -19,6 +20,7 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
     let logo = ImageView(image: DemoApp.logo)
     let button = Button(title: "Tap me")
     let formButton = Button(title: "Form")
+    let settingsButton = Button(title: "Settings")
     let counter = Label(text: "Not tapped yet", font: .system(size: 20))
 
     override init() {
@@ -51,7 +53,7 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
         column.setCustomSpacing(15, after: subtitle)
         column.setCustomSpacing(24, after: logo)
         column.setCustomSpacing(16, after: buttons)
-        for view in [column, list] as [View] {
+        for view in [column, list, settingsButton] as [View] {
             view.translatesAutoresizingMaskIntoConstraints = false
             root.addSubview(view)
         }
@@ -75,6 +77,11 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
             list.leadingAnchor.constraint(equalTo: column.leadingAnchor),
             list.trailingAnchor.constraint(equalTo: column.trailingAnchor),
             list.bottomAnchor.constraint(equalTo: safe.bottomAnchor, constant: -10),
+            // In the top corner, over the title's line: nothing else moves for it.
+            settingsButton.topAnchor.constraint(equalTo: safe.topAnchor, constant: 12),
+            settingsButton.trailingAnchor.constraint(equalTo: safe.trailingAnchor, constant: -16),
+            settingsButton.widthAnchor.constraint(equalToConstant: 110),
+            settingsButton.heightAnchor.constraint(equalToConstant: 44),
         ])
         view = root
     }
@@ -113,6 +120,10 @@ final class DemoContentController: ViewController, TableViewDataSource, TableVie
         formButton.backgroundColor = Color(rgb: 0xE5E5EA)
         formButton.cornerRadius = 14
         formButton.addAction(for: .touchUpInside) { [weak self] _ in self?.onForm() }
+        settingsButton.identifier = "settings-button"
+        settingsButton.backgroundColor = Color(rgb: 0xE5E5EA)
+        settingsButton.cornerRadius = 12
+        settingsButton.addAction(for: .touchUpInside) { [weak self] _ in self?.onSettings() }
     }
 
     /// The main screen has no navigation bar (its title is its own); the detail pushed over it has one.
