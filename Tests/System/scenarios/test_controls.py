@@ -47,12 +47,15 @@ def check_the_slider_follows_its_thumb(guest):
     state.update(process=process, trace=trace, touch=screen)
     # Held on the thumb 5 px right of its centre and moved 60 px right: the value goes 60 / 192 up.
     screen.play(f"drag {at(THUMB[0] + 5, THUMB[1])} {at(THUMB[0] + 65, THUMB[1])} 12 240")
-    moved = wait_until(lambda: values("settings-volume"), "the slider's value", 30, lambda: f"{events()[-6:]}")
+    # The finger's lift, then the trace at rest: every move's value is in by then, however late under load.
+    wait_until(lambda: [e for e in events("touch") if e["phase"] == "ended"], "the finger's lift", 30, lambda: f"{events()[-6:]}")
+    at_rest()
+    moved = values("settings-volume")
     began = [e for e in events("touch") if e["phase"] == "began"]
     expect(began and began[-1]["view"] == "settings-volume", began[-1:])
+    expect(moved, "no value traced")
     value = float(moved[-1]["value"])
     expect(abs(value - (0.5 + 60 / 192)) < 0.02, f"the slider at {value}, not {0.5 + 60 / 192:.4f}")
-    at_rest()
     state["volume"] = moved[-1]["value"]
     note(f"slider: {len(moved)} values while dragged, the last {value}")
     expected = reference([("Virtual-1", state["mode"])], config=f"{SETTINGS}settings-volume = {state['volume']}\n")
@@ -65,7 +68,7 @@ def check_a_flung_picker_settles_on_a_row(guest):
     # Up by 40 px in 80 ms (500 px/s): the finger alone moves it a row and a quarter, the momentum that
     # follows about eight more, short of the last (14), so it comes to rest by snapping mid-list.
     screen.play(f"drag {at(WHEEL_X, 260)} {at(WHEEL_X, 220)} 8 80")
-    chosen = wait_until(lambda: values("settings-language"), "the picker's row", 60, lambda: f"{events()[-6:]}")
+    wait_until(lambda: values("settings-language"), "the picker's row", 60, lambda: f"{events()[-6:]}")
     at_rest()
     chosen = values("settings-language")
     expect(len(chosen) == 1, f"told more than once: {chosen}")
