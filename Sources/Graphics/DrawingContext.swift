@@ -309,7 +309,7 @@ public final class DrawingContext {
             cairo_clip(cr)
         }
         setSource(layout.color)
-        cairo_move_to(cr, point.x, point.y)
+        cairo_move_to(cr, point.x + layout.leadingIndent, point.y)
         pango_cairo_show_layout(cr, layout.layout)
         cairo_restore(cr)
         check("pango_cairo_show_layout")

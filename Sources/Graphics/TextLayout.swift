@@ -60,6 +60,8 @@ public final class TextLayout {
 
     /// `PangoLayout *`
     let layout: OpaquePointer
+    /// How far right of the drawing point the lines start (an attributed text's head indent).
+    let leadingIndent: Double
     /// Where drawing is cut, in layout coordinates, when `maxLines` or `.clipping` hides part of the layout.
     let drawingClip: Rect?
 
@@ -69,7 +71,8 @@ public final class TextLayout {
     /// `pango_layout_get_extents`.
     public init(
         text: String, font: Font, color: Color = .black, alignment: TextAlignment = .natural,
-        lineBreakMode: LineBreakMode = .wordWrap, width: Double? = nil, maxLines: Int = 0, maxHeight: Double? = nil
+        lineBreakMode: LineBreakMode = .wordWrap, width: Double? = nil, maxLines: Int = 0, maxHeight: Double? = nil,
+        attributes: AttributedText? = nil
     ) {
         precondition(maxLines >= 0, "TextLayout: maxLines \(maxLines) is negative")
         self.maxHeight = maxHeight
@@ -80,6 +83,12 @@ public final class TextLayout {
         self.lineBreakMode = lineBreakMode
         self.width = width
         self.maxLines = maxLines
+        // The paragraph style's indents: every line is laid out narrower by the smaller and drawn that far
+        // in; pango's indent adds the difference to the first line (positive) or to the others (negative:
+        // its hanging indent).
+        let indent = max(min(attributes?.paragraphStyle?.headIndent ?? 0, attributes?.paragraphStyle?.firstLineHeadIndent ?? 0), 0)
+        leadingIndent = indent
+        let width = width.map { $0 - indent }
 
         let layout = pango_layout_new(PangoThreadContext.current)!
         self.layout = layout
@@ -92,6 +101,7 @@ public final class TextLayout {
         text.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(utf8.count)) }
         }
+        if let attributes, attributes.string == text { Self.apply(attributes, to: layout) }
 
         if let width {
             pango_layout_set_width(layout, Self.pangoUnits(max(width, 0)))
@@ -147,7 +157,7 @@ public final class TextLayout {
             lineCount = totalLines
         }
         var size = Size(
-            width: Double(logical.width) / Double(PANGO_SCALE),
+            width: Double(logical.width) / Double(PANGO_SCALE) + indent,
             height: Double(logical.y + logical.height) / Double(PANGO_SCALE))
         if lineBreakMode == .clipping, let width {
             let limit = max(width, 0)
@@ -200,7 +210,7 @@ public final class TextLayout {
     /// A clip this wide never cuts anything a kiosk shows; finite so cairo's fixed-point math stays exact.
     private static let unboundedClip: Double = 4_194_304  // 2^22, inside cairo's 24.8 fixed-point range
 
-    private static func pangoUnits(_ pixels: Double) -> Int32 {
+    static func pangoUnits(_ pixels: Double) -> Int32 {
         Int32(clamping: Int64((pixels * Double(PANGO_SCALE)).rounded()))
     }
 

@@ -67,6 +67,18 @@
     F(pango_cairo_font_map_set_default) \
     F(pango_cairo_show_layout) \
     F(pango_cairo_update_layout) \
+    F(pango_attr_background_alpha_new) \
+    F(pango_attr_background_new) \
+    F(pango_attr_font_desc_new) \
+    F(pango_attr_foreground_alpha_new) \
+    F(pango_attr_foreground_new) \
+    F(pango_attr_letter_spacing_new) \
+    F(pango_attr_list_insert) \
+    F(pango_attr_list_new) \
+    F(pango_attr_list_unref) \
+    F(pango_attr_rise_new) \
+    F(pango_attr_strikethrough_new) \
+    F(pango_attr_underline_new) \
     F(pango_context_get_font_map) \
     F(pango_context_set_base_dir) \
     F(pango_context_set_round_glyph_positions) \
@@ -94,9 +106,12 @@
     F(pango_layout_line_get_resolved_direction) \
     F(pango_layout_new) \
     F(pango_layout_set_alignment) \
+    F(pango_layout_set_attributes) \
     F(pango_layout_set_ellipsize) \
     F(pango_layout_set_font_description) \
     F(pango_layout_set_height) \
+    F(pango_layout_set_indent) \
+    F(pango_layout_set_spacing) \
     F(pango_layout_set_text) \
     F(pango_layout_set_width) \
     F(pango_layout_set_wrap) \

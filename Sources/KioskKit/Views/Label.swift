@@ -3,7 +3,24 @@
 /// `numberOfLines`, the last of them truncated by `lineBreakMode`. Labels let touches through by default.
 @MainActor
 open class Label: View {
-    open var text: String = "" { didSet { if text != oldValue { textDidChange() } } }
+    open var text: String = "" {
+        didSet {
+            guard text != oldValue else { return }
+            // Plain text replaces the attributed (as UIKit's).
+            if attributedText?.string != text { attributedText = nil }
+            textDidChange()
+        }
+    }
+    /// The text with attributes on its runs (as `UILabel.attributedText`): setting it sets `text` to its
+    /// string; the label's font, colour, alignment and line break mode apply where it sets none. Setting
+    /// `text` makes it nil.
+    open var attributedText: AttributedText? {
+        didSet {
+            guard attributedText != oldValue else { return }
+            if let attributedText, attributedText.string != text { text = attributedText.string }
+            textDidChange()
+        }
+    }
     open var font: Font = .system(size: 17) { didSet { if font != oldValue { textDidChange() } } }
     open var textColor: Color = .black { didSet { if textColor != oldValue { setNeedsDisplay() } } }
     open var textAlignment: TextAlignment = .natural { didSet { if textAlignment != oldValue { setNeedsDisplay() } } }
@@ -56,8 +73,9 @@ open class Label: View {
 
     func textLayout(font: Font, width: Double?, maxHeight: Double? = nil) -> TextLayout {
         TextLayout(
-            text: text, font: font, color: textColor, alignment: textAlignment, lineBreakMode: lineBreakMode,
-            width: width, maxLines: max(numberOfLines, 0), maxHeight: maxHeight)
+            text: text, font: font, color: textColor, alignment: attributedText?.paragraphStyle?.alignment ?? textAlignment,
+            lineBreakMode: attributedText?.paragraphStyle?.lineBreakMode ?? lineBreakMode, width: width,
+            maxLines: max(numberOfLines, 0), maxHeight: maxHeight, attributes: attributedText)
     }
 
     /// The size the text needs: a label of several lines (`numberOfLines` not 1) wraps within `size`'s
