@@ -111,11 +111,12 @@ open class DatePicker: Control {
 
     /// The wheels for the mode and the limits, then the date (or duration) on them.
     private func rebuild() {
-        let firstYear = minimumDate.map { timeZone.localDateTime(at: $0).year } ?? 1
-        let lastYear = maximumDate.map { timeZone.localDateTime(at: $0).year } ?? 9999
-        let years = firstYear...max(lastYear, firstYear)
-        let first = minimumDate.map { timeZone.localDateTime(at: $0).date } ?? CivilDate(year: 1900, month: 1, day: 1)!
-        let last = maximumDate.map { timeZone.localDateTime(at: $0).date } ?? CivilDate(year: 2199, month: 12, day: 31)!
+        let earliest = minimumDate.map { timeZone.localDateTime(at: $0).date }
+        let latest = maximumDate.map { timeZone.localDateTime(at: $0).date }
+        let firstYear = earliest?.year ?? 1
+        let years = firstYear...max(latest?.year ?? 9999, firstYear)
+        let first = earliest ?? CivilDate(year: 1900, month: 1, day: 1)!
+        let last = latest ?? CivilDate(year: 2199, month: 12, day: 31)!
         columns = DateColumn.columns(
             for: datePickerMode, twelveHour: !uses24HourClock, minuteInterval: effectiveMinuteInterval, years: years,
             days: (first, max(first.distance(to: last) + 1, 1)))
@@ -161,14 +162,15 @@ open class DatePicker: Control {
 
     /// Whether the wheels on `values` make a date the picker may take: a real day of the month, within the limits.
     func isAllowed(_ values: [Int]) -> Bool {
-        if let day = columns.firstIndex(of: .day), let month = columns.firstIndex(of: .month) {
-            let year = zip(columns, values).first { if case .year = $0.0 { true } else { false } }
-            let yearValue = year.map { pair in if case .year(let years) = pair.0 { years.lowerBound + pair.1 } else { 0 } }
-            let days = CivilDate.daysInMonth(year: yearValue ?? timeZone.localDateTime(at: shownDate).year, month: values[month] + 1)
-            if values[day] + 1 > days { return false }
-        }
-        let instant = timeZone.instant(for: reading(for: values))
-        return clamped(instant) == instant
+        let reading = reading(for: values)
+        let instant = timeZone.instant(for: reading)
+        return showsItsDay(values, reading) && clamped(instant) == instant
+    }
+
+    /// Whether the day wheel is on the reading's day: `reading(for:)` clamps a day past the month's end.
+    private func showsItsDay(_ values: [Int], _ reading: CivilDateTime) -> Bool {
+        guard let day = columns.firstIndex(of: .day) else { return true }
+        return values[day] + 1 == reading.day
     }
 
     /// A wheel the user turned came to rest: the new date (or duration), the wheels put back on the middle
@@ -178,19 +180,21 @@ open class DatePicker: Control {
             let values = wheelValues
             let seconds = Double(values[0] * 3600 + values[1] * effectiveMinuteInterval * 60)
             let old = countDownDuration
+            // Zero is the smallest, a minute (UIKit's); a changed duration is shown by the property, and this
+            // puts looping wheels back on their middle copy when it did not change.
             countDownDuration = seconds
-            // Zero springs back to the smallest: a minute (UIKit's).
-            showDuration(animated: seconds < 60)
+            showDuration(animated: false)
             if countDownDuration != old { sendValueChanged() }
             return
         }
         let values = wheelValues
-        let wanted = timeZone.instant(for: reading(for: values))
+        let reading = reading(for: values)
+        let wanted = timeZone.instant(for: reading)
         let chosen = clamped(wanted)
         let old = shownDate
         shownDate = chosen
         // Not on what they show (a day past the month's end, a date past a limit): they turn to the date.
-        showDate(animated: !isAllowed(values) || chosen != wanted)
+        showDate(animated: !showsItsDay(values, reading) || chosen != wanted)
         if shownDate != old { sendValueChanged() }
     }
 }

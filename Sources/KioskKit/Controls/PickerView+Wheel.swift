@@ -64,8 +64,10 @@ final class PickerWheel: ScrollView, ScrollViewDelegate {
             stopMotion()
             return cameToRest()
         }
-        setContentOffset(target, animated: animated && window != nil)
-        if !(animated && window != nil) { cameToRest() }
+        // Off screen nothing turns: there at once.
+        let turns = animated && window != nil
+        setContentOffset(target, animated: turns)
+        if !turns { cameToRest() }
     }
 
     private func cameToRest() {
